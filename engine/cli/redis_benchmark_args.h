@@ -1,0 +1,32 @@
+#pragma once
+// redis-benchmark's command line (as redis-benchmark 7 accepts it), plus
+// Tacho's additions (--duration, --warmup, --json), into a RunConfig.
+#include <functional>
+#include <span>
+#include <string>
+
+#include "engine/cli/usage_error.h"
+#include "engine/report/redis_benchmark_report.h"
+#include "engine/run/run_config.h"
+
+namespace tacho::engine {
+
+struct RedisBenchmarkInvocation {
+    RunConfig config;
+    ReportStyle style = ReportStyle::Full;   // -q → Quiet, --csv → Csv
+    int precision = 3;                        // --precision: decimals in latency output
+    std::string jsonPath;                     // --json FILE: write the run file there
+    bool showHelp = false;                    // --help
+    bool showVersion = false;                 // --version
+};
+
+// Parses the arguments that follow "redis-benchmark". Throws UsageError with
+// a message naming the option on unknown options, missing or malformed
+// values, out-of-range values and impossible combinations. `readStdin` is
+// called for -x (read last argument from standard input).
+RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> args,
+                                                 const std::function<std::string()>& readStdin = {});
+
+std::string redisBenchmarkUsage();   // the --help text
+
+} // namespace tacho::engine

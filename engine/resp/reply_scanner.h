@@ -1,0 +1,120 @@
+#pragma once
+// Streaming RESP2/RESP3 reply scanner: a pure push parser over bytes.
+//
+// It keeps no copy of the input: feed() may be called with any split of the
+// stream (down to one byte at a time) and resumes where it stopped. It knows
+// nothing of sockets or clocks. No allocation happens in feed().
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace tacho::engine {
+
+enum class ReplyType : std::uint8_t {
+    SimpleString,   // +
+    Error,          // -  and RESP3 blob error !
+    Integer,        // :
+    BulkString,     // $  (non-null)
+    Null,           // $-1, *-1, RESP3 _
+    Array,          // *
+    Map,            // %
+    Set,            // ~
+    Push,           // >
+    Double,         // ,
+    Boolean,        // #
+    BigNumber,      // (
+    VerbatimString, // =
+};
+
+// The error kinds a benchmark must tell apart (first word of the error).
+enum class ErrorKind : std::uint8_t {
+    None,
+    Generic,   // ERR and anything not listed below
+    Moved,
+    Ask,
+    NoAuth,
+    WrongPass,
+    NoPerm,
+    Loading,
+    Oom,
+    ReadOnly,
+    ClusterDown,
+    TryAgain,
+    Busy,
+    WrongType,
+    NoScript,
+    MasterDown,
+    CrossSlot,
+    ExecAbort,
+};
+
+std::string_view errorKindName(ErrorKind kind);   // "MOVED", "WRONGPASS", "ERR"…
+ErrorKind classifyError(std::string_view message); // from the error text
+
+// One completed top-level reply. Push messages (RESP3 '>') are reported too,
+// with type Push, so the caller can skip them when matching requests.
+struct ReplyInfo {
+    ReplyType type = ReplyType::Null;
+    ErrorKind error = ErrorKind::None;   // set when type == Error
+    bool miss = false;                   // top-level null (a GET on a missing key)
+    // First bytes of the error message (without '-'), valid only during the
+    // callback. Truncated to kMaxErrorText bytes.
+    std::string_view errorText;
+    std::uint64_t bytes = 0;             // wire size of the whole reply
+};
+
+class ReplyScanner {
+public:
+    static constexpr std::size_t kMaxDepth = 64;        // nesting limit
+    static constexpr std::size_t kMaxErrorText = 255;   // kept bytes of an error line
+
+    // Scans `input`, calling onReply(const ReplyInfo&) for each top-level
+    // reply completed inside it. Returns the number of bytes consumed, which
+    // equals input.size() unless a protocol error stops the scan (then
+    // failed() is true and the scanner must be reset before reuse).
+    template <class OnReply>
+    std::size_t feed(std::string_view input, OnReply&& onReply);
+
+    bool failed() const { return m_failed; }
+    std::string_view failure() const { return m_failure; }
+    void reset();
+
+    // Implementation detail, public for the template above.
+    struct Step { std::size_t consumed; bool completed; };
+    Step scanOne(const char* data, std::size_t size);
+    const ReplyInfo& lastReply() const { return m_reply; }
+private:
+    // The implementation owns its state layout; see reply_scanner.cpp.
+    struct Frame { std::int64_t remaining; };
+    enum class State : std::uint8_t { Type, Line, Bulk, BulkCr, BulkLf };
+
+    State m_state = State::Type;
+    char m_type = 0;
+    bool m_failed = false;
+    bool m_negative = false;
+    bool m_lineHasDigits = false;
+    std::int64_t m_number = 0;
+    std::int64_t m_bulkRemaining = 0;
+    std::size_t m_depth = 0;
+    Frame m_stack[kMaxDepth] = {};
+    ReplyInfo m_reply;
+    std::uint64_t m_replyBytes = 0;
+    std::size_t m_errorLen = 0;
+    char m_errorText[kMaxErrorText] = {};
+    const char* m_failure = "";
+};
+
+template <class OnReply>
+std::size_t ReplyScanner::feed(std::string_view input, OnReply&& onReply)
+{
+    std::size_t pos = 0;
+    while (pos < input.size() && !m_failed) {
+        Step step = scanOne(input.data() + pos, input.size() - pos);
+        pos += step.consumed;
+        if (step.completed)
+            onReply(m_reply);
+    }
+    return pos;
+}
+
+} // namespace tacho::engine

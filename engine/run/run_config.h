@@ -1,0 +1,61 @@
+#pragma once
+// What to run: a dialect-neutral description of a benchmark. The CLI dialects
+// (engine/cli) and the GUI fill it; the run controller executes it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tacho::engine {
+
+struct Endpoint {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 6379;
+    std::string unixSocket;        // when set, host/port are ignored
+    bool tls = false;              // not supported yet (issue 4)
+
+    std::string describe() const;  // "127.0.0.1:6379" or "unix:/path"
+};
+
+// One benchmark test (one command shape), run to completion before the next.
+// redis-benchmark's default suite is a list of these.
+struct TestSpec {
+    std::string name;                    // "SET", "LRANGE_100 (first 100 elements)", "hmget h1 k1"
+    std::vector<std::string> args;       // command and arguments; "__rand_int__" is a placeholder
+    bool inlineProtocol = false;         // PING_INLINE: "PING\r\n"
+    // Commands the server's INFO commandstats should show for this test
+    // ("set", "config|get"), lower case.
+    std::string commandStatName;
+    // Requests per pipeline batch counted as this many keys (MSET 10 → 10):
+    // for per-key normalisation later.
+    std::uint32_t keysPerRequest = 1;
+};
+
+struct RunConfig {
+    Endpoint endpoint;
+    std::string user;                    // ACL user; empty = default
+    std::string password;                // never written to a run file
+    int database = 0;                    // SELECT when non-zero
+    int protocol = 2;                    // 2, or 3 (HELLO 3)
+
+    int connections = 50;
+    int threads = 1;                     // worker event-loop threads
+    int pipeline = 1;                    // requests in flight per connection
+    bool keepAlive = true;               // false: reconnect for every request (-k 0)
+
+    std::uint64_t requests = 100000;     // per test, across all connections (0 = no count limit)
+    double durationSeconds = 0;          // per test; 0 = until `requests` are done
+    double warmupSeconds = 0;            // per test, excluded from the results
+    std::uint64_t keyspace = 0;          // -r: __rand_int__ in [0, keyspace); 0 = literal placeholder
+    std::uint64_t seed = 0;              // random seed (0 = derived from the clock)
+    bool seedGiven = false;
+    std::uint32_t valueSize = 3;         // -d
+
+    std::vector<TestSpec> tests;
+    bool loop = false;                   // -l: repeat the test list until stopped
+    bool idle = false;                   // -I: open connections and wait
+    bool showErrors = false;             // -e: print server errors (at most one per second)
+    int connectTimeoutMs = 5000;
+    double tickSeconds = 0.1;            // interval snapshot period
+};
+
+} // namespace tacho::engine

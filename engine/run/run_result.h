@@ -1,0 +1,91 @@
+#pragma once
+// What a run produced. Values; copied or shared as shared_ptr<const RunResult>.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/resp/reply_scanner.h"
+#include "engine/run/run_config.h"
+#include "engine/stats/latency_histogram.h"
+
+namespace tacho::engine {
+
+enum class RunStatus { Completed, Stopped, Failed };
+const char* runStatusName(RunStatus status);   // "completed", "stopped", "failed"
+
+// One tick of one test. Times in seconds since the test's measured start.
+struct IntervalPoint {
+    double startSeconds = 0;
+    double endSeconds = 0;
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::uint64_t reconnects = 0;
+    // Latency of replies completed in this interval, ns.
+    std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
+    double mean = 0;
+};
+
+// The server's own count, taken from INFO commandstats before and after.
+struct ServerCrossCheck {
+    bool available = false;              // false when INFO could not be read
+    std::string command;                 // "set"
+    std::uint64_t serverCalls = 0;       // calls + rejected_calls delta
+    std::uint64_t serverFailedCalls = 0;
+    std::uint64_t clientRequests = 0;    // what we sent and saw answered
+    bool agrees() const { return available && serverCalls == clientRequests; }
+};
+
+struct TestResult {
+    std::string name;
+    std::string commandStatName;
+    std::uint64_t requests = 0;          // replies received (including error replies)
+    std::uint64_t errors = 0;            // error replies
+    std::uint64_t hits = 0;              // non-null replies
+    std::uint64_t misses = 0;            // top-level null replies
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::uint64_t connectErrors = 0;     // failed connects and lost connections
+    std::uint64_t reconnects = 0;
+    std::uint64_t clampedLatencies = 0;  // latencies above the histogram range
+    std::map<std::string, std::uint64_t> errorsByKind;   // "WRONGTYPE" → n
+    std::vector<std::string> firstErrors;                // first distinct messages (≤ 5)
+    double seconds = 0;                  // measured wall time (warm-up excluded)
+    double warmupSeconds = 0;
+    std::uint64_t warmupRequests = 0;
+    LatencyHistogram latency;            // request latency, ns
+    // Time a connection waited inside the client between a reply and its next
+    // send (closed loop), ns; mean latency + mean gap ≈ connections ÷ throughput.
+    LatencyHistogram clientGap;
+    std::vector<IntervalPoint> intervals;
+    ServerCrossCheck crossCheck;
+    RunStatus status = RunStatus::Completed;
+    std::string failure;                 // why, when status is Failed
+
+    double requestsPerSecond() const { return seconds > 0 ? requests / seconds : 0; }
+};
+
+struct Environment {
+    std::string toolVersion;
+    std::string hostName;
+    std::string cpuModel;
+    int cpuCount = 0;
+    std::string startedAtUtc;                       // ISO 8601
+    std::map<std::string, std::string> serverInfo;  // INFO server fields
+    std::map<std::string, std::string> serverConfig; // CONFIG GET save / appendonly
+};
+
+struct RunResult {
+    RunConfig config;                    // password must be cleared before storing
+    Environment environment;
+    std::vector<TestResult> tests;
+    RunStatus status = RunStatus::Completed;
+    std::string failure;
+    double totalSeconds = 0;
+};
+
+} // namespace tacho::engine

@@ -1,0 +1,1 @@
+#include "support/cli_runner.h"
