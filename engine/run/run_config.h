@@ -7,11 +7,24 @@
 
 namespace tacho::engine {
 
+// TLS options as redis-benchmark and memtier name them (used from issue 4 on).
+struct TlsSettings {
+    std::string sni;
+    std::string caCert;
+    std::string caCertDir;
+    std::string cert;
+    std::string key;
+    std::string ciphers;        // TLS 1.2 and below
+    std::string cipherSuites;   // TLS 1.3
+    bool insecure = false;      // skip certificate verification
+};
+
 struct Endpoint {
     std::string host = "127.0.0.1";
     std::uint16_t port = 6379;
     std::string unixSocket;        // when set, host/port are ignored
     bool tls = false;              // not supported yet (issue 4)
+    TlsSettings tlsSettings;
 
     std::string describe() const;  // "127.0.0.1:6379" or "unix:/path"
 };

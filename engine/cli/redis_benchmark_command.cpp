@@ -1,0 +1,135 @@
+#include "engine/cli/redis_benchmark_command.h"
+
+#include <chrono>
+#include <iostream>
+
+#include "engine/cli/redis_benchmark_args.h"
+#include "engine/report/redis_benchmark_report.h"
+#include "engine/report/run_file.h"
+#include "engine/run/run_controller.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kPrefix = "tacho-cli redis-benchmark: ";
+
+// The summary line after a human-readable report: the server's count must
+// equal ours in every test.
+std::string crossCheckSummary(const RunResult& result)
+{
+    std::size_t agreeing = 0;
+    std::string problems;
+    for (const TestResult& test : result.tests) {
+        if (test.crossCheck.agrees())
+            ++agreeing;
+        else
+            problems += "  " + test.name + ": " + formatCrossCheck(test);
+    }
+    if (problems.empty())
+        return "server cross-check: INFO commandstats agrees with the requests sent in all "
+            + std::to_string(agreeing) + " tests\n";
+    return "server cross-check: " + std::to_string(result.tests.size() - agreeing) + " of "
+        + std::to_string(result.tests.size()) + " tests disagree\n" + problems;
+}
+
+} // namespace
+
+int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo& io)
+{
+    std::ostream& out = *io.out;
+    std::ostream& err = *io.err;
+
+    RedisBenchmarkInvocation invocation;
+    try {
+        invocation = parseRedisBenchmarkArgs(args, io.readStdin);
+    } catch (const UsageError& e) {
+        err << kPrefix << e.what() << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
+        return 2;
+    }
+    if (invocation.showHelp) {
+        out << redisBenchmarkUsage();
+        return 0;
+    }
+    if (invocation.showVersion) {
+        out << "tacho-cli " << TACHO_VERSION << " (redis-benchmark dialect)\n";
+        return 0;
+    }
+    const RunConfig& config = invocation.config;
+    if (config.endpoint.tls) {
+        err << kPrefix << "TLS is not supported yet in this version (--tls / rediss://); nothing was sent\n";
+        return 1;
+    }
+
+    RunController controller(config);
+    if (io.onController)
+        io.onController(&controller);
+
+    const ReportStyle style = invocation.style;
+    bool progressShown = false;
+    auto clearProgress = [&] {
+        if (progressShown) {
+            out << "\r\033[K" << std::flush;
+            progressShown = false;
+        }
+    };
+    auto lastErrorShown = std::chrono::steady_clock::time_point {};
+    controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
+        if (config.showErrors && !snapshot->lastError.empty()) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastErrorShown >= std::chrono::seconds(1)) {   // redis-benchmark's -e rate
+                lastErrorShown = now;
+                err << "Error from server: " << snapshot->lastError << "\n";
+            }
+        }
+        if (!io.interactive || style == ReportStyle::Csv)
+            return;
+        const double interval = snapshot->point.endSeconds - snapshot->point.startSeconds;
+        const double rps = interval > 0 ? snapshot->point.requests / interval : 0;
+        const double overall = snapshot->elapsedSeconds > 0 ? snapshot->requestsSoFar / snapshot->elapsedSeconds : 0;
+        out << "\r\033[K"
+            << formatProgress(snapshot->testName, rps, overall, snapshot->point.mean / 1e6, snapshot->overallMeanNs / 1e6)
+            << std::flush;
+        progressShown = true;
+    });
+
+    bool headerPrinted = false;
+    controller.onTestFinished([&](const TestResult& test, const Environment& environment) {
+        clearProgress();
+        if (config.idle)
+            return;
+        if (style == ReportStyle::Csv && !headerPrinted) {
+            out << csvHeader();
+            headerPrinted = true;
+        }
+        out << formatTestReport(test, config, environment, style, invocation.precision) << std::flush;
+    });
+
+    if (config.idle)
+        out << "Creating " << config.connections << " idle connections and waiting forever (Ctrl+C when done)\n"
+            << std::flush;
+
+    const RunResult result = controller.run();
+    clearProgress();
+
+    if (style != ReportStyle::Csv && !config.idle && !result.tests.empty())
+        out << crossCheckSummary(result);
+    out << std::flush;
+
+    int status = result.status == RunStatus::Failed ? 1 : 0;
+    if (result.status == RunStatus::Failed)
+        err << kPrefix << "error: " << result.failure << "\n";
+    else if (result.status == RunStatus::Stopped)
+        err << kPrefix << "stopped before the end; the results above are partial\n";
+
+    if (!invocation.jsonPath.empty()) {
+        std::string writeError;
+        if (!writeRunFile(invocation.jsonPath, result, &writeError)) {
+            err << kPrefix << writeError << "\n";
+            status = 1;
+        }
+    }
+    return status;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,25 @@
+#pragma once
+// `tacho-cli redis-benchmark …`: parse, run, print in redis-benchmark's
+// formats, write the run file. Returns the process exit status
+// (0 completed or stopped, 1 run failed, 2 usage error).
+#include <functional>
+#include <iosfwd>
+#include <span>
+#include <string>
+
+namespace tacho::engine {
+
+class RunController;
+
+struct CommandIo {
+    std::ostream* out = nullptr;
+    std::ostream* err = nullptr;
+    bool interactive = false;                    // stdout is a terminal: live progress line
+    std::function<std::string()> readStdin;      // for -x
+    // Called with the controller once it exists, so a signal handler can stop it.
+    std::function<void(RunController*)> onController;
+};
+
+int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo& io);
+
+} // namespace tacho::engine

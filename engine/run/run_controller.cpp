@@ -1,0 +1,291 @@
+#include "engine/run/run_controller.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "engine/net/socket_address.h"
+#include "engine/net/sync_client.h"
+#include "engine/run/server_probe.h"
+#include "engine/run/worker.h"
+#include "engine/stats/clock.h"
+#include "engine/stats/interval_stats.h"
+
+namespace tacho::engine {
+
+namespace {
+
+IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
+{
+    IntervalPoint p;
+    p.startSeconds = start;
+    p.endSeconds = end;
+    p.requests = stats.requests;
+    p.errors = stats.errors;
+    p.hits = stats.hits;
+    p.misses = stats.misses;
+    p.bytesSent = stats.bytesSent;
+    p.bytesReceived = stats.bytesReceived;
+    p.reconnects = stats.reconnects;
+    p.p50 = stats.latency.valueAtPercentile(50);
+    p.p99 = stats.latency.valueAtPercentile(99);
+    p.p999 = stats.latency.valueAtPercentile(99.9);
+    p.max = stats.latency.max();
+    p.mean = stats.latency.mean();
+    return p;
+}
+
+std::uint64_t seedFor(const RunConfig& config)
+{
+    return config.seedGiven ? config.seed : nowNs();
+}
+
+} // namespace
+
+RunController::RunController(RunConfig config) : m_config(std::move(config)) {}
+
+RunResult RunController::run()
+{
+    RunResult result;
+    result.config = m_config;
+    result.config.password.clear();
+    fillLocalEnvironment(result.environment);
+    const std::uint64_t runStart = nowNs();
+
+    // The control connection: fails fast with a specific message when the
+    // server is unreachable or refuses us, before any worker starts.
+    SyncClient probe;
+    std::string error;
+    if (!probe.open(m_config, &error) || !probeServer(probe, result.environment, &error)) {
+        result.status = RunStatus::Failed;
+        result.failure = error;
+        return result;
+    }
+
+    std::vector<TestSpec> tests = m_config.tests;
+    if (m_config.idle)
+        tests = { TestSpec { "IDLE", {}, false, "", 1 } };
+    do {
+        std::vector<TestResult> round;
+        for (std::size_t i = 0; i < tests.size(); ++i) {
+            if (m_stop.load() || m_cancel.load())
+                break;
+            TestResult test = runTest(i, tests[i], &probe);
+            if (m_onTest)
+                m_onTest(test, result.environment);
+            const RunStatus status = test.status;
+            const std::string failure = test.failure;
+            round.push_back(std::move(test));
+            if (status == RunStatus::Failed) {
+                result.status = RunStatus::Failed;
+                result.failure = failure;
+                break;
+            }
+            if (status == RunStatus::Stopped)
+                result.status = RunStatus::Stopped;
+        }
+        // -l keeps only the latest round, so a long loop stays bounded.
+        result.tests = std::move(round);
+    } while (m_config.loop && result.status == RunStatus::Completed && !m_stop.load() && !m_cancel.load());
+
+    if ((m_stop.load() || m_cancel.load()) && result.status == RunStatus::Completed)
+        result.status = RunStatus::Stopped;
+    result.totalSeconds = static_cast<double>(nowNs() - runStart) / 1e9;
+    return result;
+}
+
+TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncClient* probe)
+{
+    TestResult test;
+    test.name = spec.name;
+    test.commandStatName = spec.commandStatName;
+
+    std::string error;
+    std::optional<std::map<std::string, CommandStat>> statsBefore;
+    if (probe && probe->isOpen() && !m_config.idle)
+        statsBefore = readCommandStats(*probe, &error);
+
+    SocketAddress address;
+    if (!resolveEndpoint(m_config.endpoint, address, &error)) {
+        test.status = RunStatus::Failed;
+        test.failure = error;
+        return test;
+    }
+
+    // Connections spread round-robin over the workers; -n split exactly.
+    const int connections = std::max(1, m_config.connections);
+    const int workerCount = std::clamp(m_config.threads, 1, connections);
+    const bool countLimited = m_config.requests > 0;
+    std::vector<WorkerPlan> plans(static_cast<std::size_t>(workerCount));
+    const std::uint64_t seed = seedFor(m_config);
+    for (int w = 0; w < workerCount; ++w) {
+        WorkerPlan& plan = plans[static_cast<std::size_t>(w)];
+        plan.config = &m_config;
+        plan.command = CommandTemplate(spec, m_config.keyspace);
+        plan.address = address;
+        plan.countLimited = countLimited;
+        plan.idle = m_config.idle;
+        plan.seed = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(w + 1 + index * 1000);
+    }
+    for (int k = 0; k < connections; ++k) {
+        const std::uint64_t quota = countLimited
+            ? m_config.requests / connections + (static_cast<std::uint64_t>(k) < m_config.requests % connections ? 1 : 0)
+            : 0;
+        plans[static_cast<std::size_t>(k % workerCount)].quotas.push_back(quota);
+    }
+
+    std::vector<std::unique_ptr<Worker>> workers;
+    std::vector<std::thread> threads;
+    for (auto& plan : plans)
+        workers.push_back(std::make_unique<Worker>(std::move(plan)));
+    for (auto& worker : workers)
+        threads.emplace_back([w = worker.get()] { w->run(); });
+
+    auto stopAll = [&](bool cancel) {
+        for (auto& worker : workers)
+            cancel ? worker->requestCancel() : worker->requestStop();
+    };
+    auto joinAll = [&] {
+        for (auto& thread : threads)
+            if (thread.joinable())
+                thread.join();
+    };
+
+    // Connect phase, bounded by the connect timeout (workers enforce it too).
+    for (auto& worker : workers) {
+        Worker::Phase phase = Worker::Phase::Connecting;
+        while ((phase = worker->waitUntilConnected(100)) == Worker::Phase::Connecting && !m_cancel.load()) {}
+        if (phase == Worker::Phase::Failed || m_cancel.load()) {
+            test.status = m_cancel.load() ? RunStatus::Stopped : RunStatus::Failed;
+            test.failure = m_cancel.load() ? std::string() : worker->failure();
+            stopAll(true);
+            joinAll();
+            return test;
+        }
+    }
+
+    const std::uint64_t startNs = nowNs();
+    const std::uint64_t warmupEndNs = startNs + static_cast<std::uint64_t>(std::max(0.0, m_config.warmupSeconds) * 1e9);
+    const std::uint64_t endNs = m_config.durationSeconds > 0
+        ? warmupEndNs + static_cast<std::uint64_t>(m_config.durationSeconds * 1e9)
+        : 0;
+    for (auto& worker : workers)
+        worker->start(warmupEndNs, endNs);
+
+    IntervalStats total;
+    const auto tick = std::chrono::nanoseconds(static_cast<std::uint64_t>(std::max(0.01, m_config.tickSeconds) * 1e9));
+    auto nextTick = std::chrono::steady_clock::now() + tick;
+    double lastEnd = 0;
+    bool stopForwarded = false;
+    bool cancelled = false;
+    for (;;) {
+        std::this_thread::sleep_until(nextTick);
+        nextTick += tick;
+        if (m_cancel.load() && !cancelled) {
+            cancelled = true;
+            stopAll(true);
+        } else if (m_stop.load() && !stopForwarded) {
+            stopForwarded = true;
+            stopAll(false);
+        }
+
+        IntervalStats interval;
+        bool running = false;
+        bool failed = false;
+        for (auto& worker : workers) {
+            const Worker::Phase phase = worker->phase();
+            running = running || phase == Worker::Phase::Running || phase == Worker::Phase::Ready;
+            failed = failed || phase == Worker::Phase::Failed;
+            worker->collect(interval);
+        }
+        const std::uint64_t now = nowNs();
+        const bool warmup = now < warmupEndNs;
+        const double elapsed = warmup ? 0.0 : static_cast<double>(now - warmupEndNs) / 1e9;
+        total.mergeFrom(interval);
+        if (!warmup || interval.requests > 0) {
+            test.intervals.push_back(toPoint(interval, lastEnd, elapsed));
+            lastEnd = elapsed;
+        }
+        if (m_onSnapshot) {
+            auto snapshot = std::make_shared<IntervalSnapshot>();
+            snapshot->testIndex = index;
+            snapshot->testName = spec.name;
+            snapshot->warmup = warmup;
+            snapshot->point = test.intervals.empty() ? IntervalPoint {} : test.intervals.back();
+            snapshot->requestsSoFar = total.requests;
+            snapshot->elapsedSeconds = elapsed;
+            snapshot->overallMeanNs = total.latency.mean();
+            if (m_config.durationSeconds > 0)
+                snapshot->progress = std::min(1.0, elapsed / m_config.durationSeconds);
+            else if (countLimited)
+                snapshot->progress = static_cast<double>(total.requests) / static_cast<double>(m_config.requests);
+            snapshot->lastError = interval.lastError;
+            m_onSnapshot(std::move(snapshot));
+        }
+        if (failed && !cancelled) {
+            cancelled = true;
+            stopAll(true);
+        }
+        if (!running)
+            break;
+    }
+    joinAll();
+    IntervalStats rest;
+    for (auto& worker : workers)
+        worker->collect(rest);
+    total.mergeFrom(rest);
+
+    const std::uint64_t measuredStart = warmupEndNs;
+    const std::uint64_t measuredEnd = total.lastReplyNs > measuredStart ? total.lastReplyNs : nowNs();
+    test.seconds = static_cast<double>(measuredEnd - measuredStart) / 1e9;
+    test.warmupSeconds = m_config.warmupSeconds;
+    test.requests = total.requests;
+    test.errors = total.errors;
+    test.hits = total.hits;
+    test.misses = total.misses;
+    test.bytesSent = total.bytesSent;
+    test.bytesReceived = total.bytesReceived;
+    test.reconnects = total.reconnects;
+    test.connectErrors = total.connectErrors;
+    test.warmupRequests = total.warmupRequests;
+    test.clampedLatencies = total.latency.clampedCount();
+    for (std::size_t kind = 0; kind < IntervalStats::kErrorKinds; ++kind)
+        if (total.errorsByKind[kind])
+            test.errorsByKind[std::string(errorKindName(static_cast<ErrorKind>(kind)))] = total.errorsByKind[kind];
+    test.firstErrors = total.distinctErrors;
+    test.latency = std::move(total.latency);
+    test.clientGap = std::move(total.clientGap);
+
+    for (auto& worker : workers) {
+        if (worker->phase() == Worker::Phase::Failed) {
+            test.status = RunStatus::Failed;
+            test.failure = worker->failure();
+            break;
+        }
+    }
+    if (test.status != RunStatus::Failed && (m_stop.load() || m_cancel.load()))
+        test.status = RunStatus::Stopped;
+
+    // The server's own count must equal ours (warm-up requests included:
+    // the server saw those too).
+    if (statsBefore) {
+        std::string statsError;
+        auto statsAfter = readCommandStats(*probe, &statsError);
+        if (statsAfter) {
+            auto calls = [&](const std::map<std::string, CommandStat>& stats) {
+                auto it = stats.find(spec.commandStatName);
+                return it == stats.end() ? CommandStat {} : it->second;
+            };
+            const CommandStat before = calls(*statsBefore);
+            const CommandStat after = calls(*statsAfter);
+            test.crossCheck.available = true;
+            test.crossCheck.command = spec.commandStatName;
+            test.crossCheck.serverCalls = (after.calls + after.rejectedCalls) - (before.calls + before.rejectedCalls);
+            test.crossCheck.serverFailedCalls = after.failedCalls - before.failedCalls;
+            test.crossCheck.clientRequests = test.requests + test.warmupRequests;
+        }
+    }
+    return test;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,59 @@
+#pragma once
+// Runs a RunConfig: for each test, spawns the worker threads, releases them
+// together once every connection is set up, gathers their interval data
+// every tick into immutable snapshots, and assembles the RunResult.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/run/run_config.h"
+#include "engine/run/run_result.h"
+
+namespace tacho::engine {
+
+// Published once per tick; immutable once handed out.
+struct IntervalSnapshot {
+    std::size_t testIndex = 0;
+    std::string testName;
+    bool warmup = false;                 // still inside the warm-up
+    IntervalPoint point;                 // this tick
+    std::uint64_t requestsSoFar = 0;     // measured, this test
+    double elapsedSeconds = 0;           // since the measured start
+    double overallMeanNs = 0;            // this test so far
+    double progress = -1;                // 0..1, or -1 when unbounded
+    std::string lastError;               // most recent error reply this tick
+};
+
+class RunController {
+public:
+    using SnapshotCallback = std::function<void(std::shared_ptr<const IntervalSnapshot>)>;
+    // Receives the run's environment too (filled by the probe before the first test).
+    using TestCallback = std::function<void(const TestResult&, const Environment&)>;
+
+    explicit RunController(RunConfig config);
+
+    // Called on the thread that runs run().
+    void onSnapshot(SnapshotCallback callback) { m_onSnapshot = std::move(callback); }
+    void onTestFinished(TestCallback callback) { m_onTest = std::move(callback); }
+
+    // Blocking. Never throws for server or network problems: they end up in
+    // the result's status and failure.
+    RunResult run();
+
+    // Any thread, async-signal-safe (atomic stores only).
+    void requestStop() { m_stop.store(true, std::memory_order_relaxed); }
+    void requestCancel() { m_cancel.store(true, std::memory_order_relaxed); }
+
+private:
+    TestResult runTest(std::size_t index, const TestSpec& spec, class SyncClient* probe);
+
+    RunConfig m_config;
+    SnapshotCallback m_onSnapshot;
+    TestCallback m_onTest;
+    std::atomic<bool> m_stop { false };
+    std::atomic<bool> m_cancel { false };
+};
+
+} // namespace tacho::engine

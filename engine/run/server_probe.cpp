@@ -1,0 +1,122 @@
+#include "engine/run/server_probe.h"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace tacho::engine {
+
+namespace {
+
+std::optional<std::string> infoText(SyncClient& client, const std::string& section, std::string* error)
+{
+    auto reply = client.command({ "INFO", section }, error);
+    if (!reply)
+        return std::nullopt;
+    if (reply->isError()) {
+        if (error) {
+            if (classifyError(reply->text) == ErrorKind::NoAuth)
+                *error = "the server requires authentication (" + reply->text + "): give a password with -a (and a user with --user)";
+            else
+                *error = "INFO " + section + " failed: " + reply->text;
+        }
+        return std::nullopt;
+    }
+    return reply->text;
+}
+
+std::uint64_t numberAfter(const std::string& text, const std::string& key)
+{
+    const auto at = text.find(key + "=");
+    if (at == std::string::npos)
+        return 0;
+    return std::strtoull(text.c_str() + at + key.size() + 1, nullptr, 10);
+}
+
+} // namespace
+
+std::map<std::string, std::string> parseInfo(const std::string& text)
+{
+    std::map<std::string, std::string> fields;
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty() || line.front() == '#')
+            continue;
+        const auto colon = line.find(':');
+        if (colon != std::string::npos)
+            fields[line.substr(0, colon)] = line.substr(colon + 1);
+    }
+    return fields;
+}
+
+std::map<std::string, CommandStat> parseCommandStats(const std::string& text)
+{
+    std::map<std::string, CommandStat> stats;
+    for (const auto& [key, value] : parseInfo(text)) {
+        if (key.rfind("cmdstat_", 0) != 0)
+            continue;
+        CommandStat stat;
+        stat.calls = numberAfter(value, "calls");
+        stat.rejectedCalls = numberAfter(value, "rejected_calls");
+        stat.failedCalls = numberAfter(value, "failed_calls");
+        stats[key.substr(8)] = stat;
+    }
+    return stats;
+}
+
+bool probeServer(SyncClient& client, Environment& environment, std::string* error)
+{
+    auto server = infoText(client, "server", error);
+    if (!server)
+        return false;
+    environment.serverInfo = parseInfo(*server);
+    // Managed services often refuse CONFIG; the run goes on without it.
+    for (const char* name : { "save", "appendonly" }) {
+        std::string ignored;
+        auto reply = client.command({ "CONFIG", "GET", name }, &ignored);
+        if (reply && !reply->isError() && reply->elements.size() >= 2)
+            environment.serverConfig[name] = reply->elements[1].text;
+    }
+    return true;
+}
+
+std::optional<std::map<std::string, CommandStat>> readCommandStats(SyncClient& client, std::string* error)
+{
+    auto text = infoText(client, "commandstats", error);
+    if (!text)
+        return std::nullopt;
+    return parseCommandStats(*text);
+}
+
+void fillLocalEnvironment(Environment& environment)
+{
+    environment.toolVersion = std::string("tacho ") + TACHO_VERSION;
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0)
+        environment.hostName = host;
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos)
+                environment.cpuModel = line.substr(colon + 2);
+            break;
+        }
+    }
+    environment.cpuCount = static_cast<int>(std::thread::hardware_concurrency());
+    const std::time_t now = std::time(nullptr);
+    std::tm utc {};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    environment.startedAtUtc = stamp;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,33 @@
+#pragma once
+// Control-plane reads of the target server and of this machine, for the
+// run's environment and the commandstats cross-check.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "engine/net/sync_client.h"
+#include "engine/run/run_result.h"
+
+namespace tacho::engine {
+
+struct CommandStat {
+    std::uint64_t calls = 0;
+    std::uint64_t rejectedCalls = 0;
+    std::uint64_t failedCalls = 0;
+};
+
+// "key:value" lines of an INFO reply (comments and blank lines skipped).
+std::map<std::string, std::string> parseInfo(const std::string& text);
+// INFO commandstats → "set" → counts ("config|get" keeps its bar).
+std::map<std::string, CommandStat> parseCommandStats(const std::string& text);
+
+// Reads INFO server and CONFIG GET save/appendonly into `environment`.
+// Fails with a specific message when the server refuses (NOAUTH, …).
+bool probeServer(SyncClient& client, Environment& environment, std::string* error);
+std::optional<std::map<std::string, CommandStat>> readCommandStats(SyncClient& client, std::string* error);
+
+// Tool version, host name, CPU model and count, start time.
+void fillLocalEnvironment(Environment& environment);
+
+} // namespace tacho::engine

@@ -1,0 +1,40 @@
+#pragma once
+// What one worker measured during one tick (or, merged, during a test).
+// Owned by one thread at a time; handed over under the worker's mutex.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/resp/reply_scanner.h"
+#include "engine/stats/latency_histogram.h"
+
+namespace tacho::engine {
+
+struct IntervalStats {
+    static constexpr std::size_t kErrorKinds = static_cast<std::size_t>(ErrorKind::ExecAbort) + 1;
+    static constexpr std::size_t kMaxDistinctErrors = 5;
+
+    LatencyHistogram latency;        // request latency, ns
+    LatencyHistogram clientGap;      // reply → next send inside the client, ns
+    std::uint64_t requests = 0;      // measured replies (errors included)
+    std::uint64_t errors = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::uint64_t reconnects = 0;
+    std::uint64_t connectErrors = 0;
+    std::uint64_t warmupRequests = 0;
+    std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
+    std::array<std::uint64_t, kErrorKinds> errorsByKind {};
+    std::vector<std::string> distinctErrors;   // first distinct messages
+    std::string lastError;                      // most recent error message
+
+    void noteError(ErrorKind kind, std::string_view text);
+    void mergeFrom(const IntervalStats& other);
+    void clear();
+};
+
+} // namespace tacho::engine
