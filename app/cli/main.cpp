@@ -1,5 +1,6 @@
 // tacho-cli: the headless front end. Dispatches to a dialect; all logic is in
 // the engine.
+#include <atomic>
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -14,14 +15,14 @@
 namespace {
 
 tacho::engine::RunController* g_controller = nullptr;
-volatile std::sig_atomic_t g_interrupts = 0;
+std::atomic<int> g_interrupts { 0 };   // lock-free, so async-signal-safe
 
 // First Ctrl+C stops cleanly (drains in-flight requests), the second cancels.
 extern "C" void onInterrupt(int)
 {
-    ++g_interrupts;
+    const int count = ++g_interrupts;
     if (auto* controller = g_controller) {
-        if (g_interrupts == 1)
+        if (count == 1)
             controller->requestStop();
         else
             controller->requestCancel();

@@ -48,11 +48,13 @@ enum class ErrorKind : std::uint8_t {
     ExecAbort,
 };
 
-std::string_view errorKindName(ErrorKind kind);   // "MOVED", "WRONGPASS", "ERR"…
+std::string_view errorKindName(ErrorKind kind);   // "MOVED", "WRONGPASS", "ERR"… ("" for None)
 ErrorKind classifyError(std::string_view message); // from the error text
 
 // One completed top-level reply. Push messages (RESP3 '>') are reported too,
 // with type Push, so the caller can skip them when matching requests.
+// RESP3 attributes ('|') are skipped: their bytes count towards the reply
+// that follows them.
 struct ReplyInfo {
     ReplyType type = ReplyType::Null;
     ErrorKind error = ErrorKind::None;   // set when type == Error
@@ -71,7 +73,8 @@ public:
     // Scans `input`, calling onReply(const ReplyInfo&) for each top-level
     // reply completed inside it. Returns the number of bytes consumed, which
     // equals input.size() unless a protocol error stops the scan (then
-    // failed() is true and the scanner must be reset before reuse).
+    // failed() is true, the byte where the error was detected is not
+    // consumed, and the scanner must be reset before reuse).
     template <class OnReply>
     std::size_t feed(std::string_view input, OnReply&& onReply);
 
@@ -79,29 +82,54 @@ public:
     std::string_view failure() const { return m_failure; }
     void reset();
 
-    // Implementation detail, public for the template above.
+    // Implementation detail, public for the template above: scans until one
+    // top-level reply completes or the input is exhausted.
     struct Step { std::size_t consumed; bool completed; };
     Step scanOne(const char* data, std::size_t size);
     const ReplyInfo& lastReply() const { return m_reply; }
+
 private:
-    // The implementation owns its state layout; see reply_scanner.cpp.
-    struct Frame { std::int64_t remaining; };
-    enum class State : std::uint8_t { Type, Line, Bulk, BulkCr, BulkLf };
+    // An open aggregate: how many child values it still expects. Attribute
+    // frames do not count as a value in their parent when they close.
+    struct Frame {
+        std::uint64_t remaining;
+        bool attribute;
+    };
+    enum class State : std::uint8_t {
+        Type,     // expecting a type byte
+        Text,     // inside a free-text line (+ - , ( #), looking for CR
+        Number,   // inside a length/integer line, parsing digits
+        LineLf,   // saw the CR of a header line, expecting LF
+        Bulk,     // skipping a bulk payload
+        BulkCr,   // expecting the CR after a bulk payload
+        BulkLf,   // expecting the LF after a bulk payload
+    };
+
+    enum class LineResult : std::uint8_t { Continue, Completed, Failed };
+    LineResult finishLine();
+    bool completeValue();
+    void beginReply(char type);
+    void captureError(const char* data, std::size_t size);
+    Step complete(std::size_t consumed);
+    Step fail(std::size_t consumed, const char* message);
 
     State m_state = State::Type;
-    char m_type = 0;
+    char m_type = 0;              // type byte of the value being scanned
+    char m_firstChar = 0;         // first byte of a text line (validates '#')
     bool m_failed = false;
     bool m_negative = false;
     bool m_lineHasDigits = false;
-    std::int64_t m_number = 0;
-    std::int64_t m_bulkRemaining = 0;
+    bool m_captureError = false;  // current value is a top-level error
+    std::uint64_t m_number = 0;   // magnitude of the number line so far
+    std::uint64_t m_lineLen = 0;  // bytes of the current text line so far
+    std::uint64_t m_bulkRemaining = 0;
     std::size_t m_depth = 0;
-    Frame m_stack[kMaxDepth] = {};
     ReplyInfo m_reply;
-    std::uint64_t m_replyBytes = 0;
+    std::uint64_t m_replyBytes = 0;  // bytes of the current reply consumed by earlier calls
     std::size_t m_errorLen = 0;
-    char m_errorText[kMaxErrorText] = {};
     const char* m_failure = "";
+    char m_errorText[kMaxErrorText] = {};
+    Frame m_stack[kMaxDepth] = {};
 };
 
 template <class OnReply>
