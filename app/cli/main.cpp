@@ -14,14 +14,14 @@
 
 namespace {
 
-tacho::engine::RunController* g_controller = nullptr;
+std::atomic<tacho::engine::RunController*> g_controller { nullptr };
 std::atomic<int> g_interrupts { 0 };   // lock-free, so async-signal-safe
 
 // First Ctrl+C stops cleanly (drains in-flight requests), the second cancels.
 extern "C" void onInterrupt(int)
 {
     const int count = ++g_interrupts;
-    if (auto* controller = g_controller) {
+    if (auto* controller = g_controller.load()) {
         if (count == 1)
             controller->requestStop();
         else

@@ -53,6 +53,10 @@ struct RunConfig {
     int connections = 50;
     int threads = 1;                     // worker event-loop threads
     int pipeline = 1;                    // requests in flight per connection
+    // true: send `pipeline` requests, wait for all their replies, send the
+    // next batch (redis-benchmark); false: top up as each reply arrives.
+    // Batches let the server read many requests per syscall.
+    bool pipelineBatches = true;
     bool keepAlive = true;               // false: reconnect for every request (-k 0)
 
     std::uint64_t requests = 100000;     // per test, across all connections (0 = no count limit)

@@ -403,6 +403,8 @@ bool Worker::issuingAllowed(std::uint64_t now) const
 
 void Worker::refill(Connection& c)
 {
+    if (m_plan.config->pipelineBatches && c.inflight > 0)
+        return;   // the batch is not complete yet
     const std::uint64_t now = nowNs();
     std::size_t count = c.sentAt.size() - c.inflight;
     if (!issuingAllowed(now))

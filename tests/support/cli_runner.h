@@ -1,1 +1,26 @@
 #pragma once
+// Runs the tacho-cli binary built by this tree (TACHO_CLI_PATH) as a child process.
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace tacho::test {
+
+struct CliResult {
+    int exitCode = -1;        // -1 when it crashed or timed out
+    QByteArray out;           // standard output
+    QByteArray err;           // standard error
+    bool timedOut = false;    // killed (SIGKILL) after timeoutMs
+    bool crashed = false;     // ended by a signal (other than our timeout kill)
+};
+
+// Path of the tacho-cli under test.
+QString cliPath();
+
+// Runs `tacho-cli args…`, writes stdinData to its standard input and closes it, waits at
+// most timeoutMs and kills it after that. `extraEnvironment` entries ("NAME=value") are added
+// to this process's environment for the child.
+CliResult runCli(const QStringList& args, int timeoutMs = 60000, const QByteArray& stdinData = {},
+                 const QStringList& extraEnvironment = {});
+
+} // namespace tacho::test

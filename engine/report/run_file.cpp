@@ -1,0 +1,261 @@
+#include "engine/report/run_file.h"
+
+#include <cerrno>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/report/json_writer.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+
+double ms(std::uint64_t ns) { return double(ns) / kNsPerMs; }
+
+void writeEndpoint(JsonWriter& w, const Endpoint& endpoint)
+{
+    w.beginObject();
+    w.field("host", endpoint.host);
+    w.field("port", endpoint.port);
+    w.field("unixSocket", endpoint.unixSocket);
+    w.field("tls", endpoint.tls);
+    w.field("address", endpoint.describe());
+    w.endObject();
+}
+
+// Every RunConfig field except the password, of which only its presence is kept.
+void writeConfig(JsonWriter& w, const RunConfig& c)
+{
+    w.beginObject();
+    w.key("endpoint");
+    writeEndpoint(w, c.endpoint);
+    w.field("user", c.user);
+    w.field("passwordSet", !c.password.empty());
+    w.field("database", c.database);
+    w.field("protocol", c.protocol);
+    w.field("connections", c.connections);
+    w.field("threads", c.threads);
+    w.field("pipeline", c.pipeline);
+    w.field("keepAlive", c.keepAlive);
+    w.field("requests", c.requests);
+    w.field("durationSeconds", c.durationSeconds);
+    w.field("warmupSeconds", c.warmupSeconds);
+    w.field("keyspace", c.keyspace);
+    w.field("seed", c.seed);
+    w.field("seedGiven", c.seedGiven);
+    w.field("valueSize", c.valueSize);
+    w.key("tests").beginArray();
+    for (const TestSpec& t : c.tests) {
+        w.beginObject();
+        w.field("name", t.name);
+        w.key("args").beginArray();
+        for (const std::string& arg : t.args)
+            w.value(arg);
+        w.endArray();
+        w.field("inline", t.inlineProtocol);
+        w.field("commandStatName", t.commandStatName);
+        w.field("keysPerRequest", t.keysPerRequest);
+        w.endObject();
+    }
+    w.endArray();
+    w.field("loop", c.loop);
+    w.field("idle", c.idle);
+    w.field("showErrors", c.showErrors);
+    w.field("connectTimeoutMs", c.connectTimeoutMs);
+    w.field("tickSeconds", c.tickSeconds);
+    w.endObject();
+}
+
+void writeStringMap(JsonWriter& w, const std::map<std::string, std::string>& map)
+{
+    w.beginObject();
+    for (const auto& [k, v] : map)
+        w.field(k, v);
+    w.endObject();
+}
+
+void writeEnvironment(JsonWriter& w, const Environment& e)
+{
+    w.beginObject();
+    w.field("toolVersion", e.toolVersion);
+    w.field("hostName", e.hostName);
+    w.field("cpuModel", e.cpuModel);
+    w.field("cpuCount", e.cpuCount);
+    w.field("startedAtUtc", e.startedAtUtc);
+    w.key("serverInfo");
+    writeStringMap(w, e.serverInfo);
+    w.key("serverConfig");
+    writeStringMap(w, e.serverConfig);
+    w.endObject();
+}
+
+void writeTest(JsonWriter& w, const TestResult& t)
+{
+    w.beginObject();
+    w.field("name", t.name);
+    w.field("commandStatName", t.commandStatName);
+    w.field("requests", t.requests);
+    w.field("errors", t.errors);
+    w.field("hits", t.hits);
+    w.field("misses", t.misses);
+    w.field("bytesSent", t.bytesSent);
+    w.field("bytesReceived", t.bytesReceived);
+    w.field("connectErrors", t.connectErrors);
+    w.field("reconnects", t.reconnects);
+    w.field("clampedLatencies", t.clampedLatencies);
+    w.key("errorsByKind").beginObject();
+    for (const auto& [kind, count] : t.errorsByKind)
+        w.field(kind, count);
+    w.endObject();
+    w.key("firstErrors").beginArray();
+    for (const std::string& message : t.firstErrors)
+        w.value(message);
+    w.endArray();
+    w.field("seconds", t.seconds);
+    w.field("warmupSeconds", t.warmupSeconds);
+    w.field("warmupRequests", t.warmupRequests);
+    w.field("requestsPerSecond", t.requestsPerSecond());
+
+    const LatencyHistogram& h = t.latency;
+    w.key("latencyMs").beginObject();
+    w.field("avg", h.mean() / kNsPerMs);
+    w.field("min", ms(h.min()));
+    w.field("p50", ms(h.valueAtPercentile(50)));
+    w.field("p95", ms(h.valueAtPercentile(95)));
+    w.field("p99", ms(h.valueAtPercentile(99)));
+    w.field("p999", ms(h.valueAtPercentile(99.9)));
+    w.field("max", ms(h.max()));
+    w.endObject();
+    w.key("clientGapMs").beginObject();
+    w.field("avg", t.clientGap.mean() / kNsPerMs);
+    w.field("p50", ms(t.clientGap.valueAtPercentile(50)));
+    w.field("p99", ms(t.clientGap.valueAtPercentile(99)));
+    w.endObject();
+    // HdrHistogram V2 compressed, values in microseconds.
+    w.field("histogram", h.toCompressedBase64());
+    w.field("histogramUnit", "us");
+
+    w.key("intervals").beginArray();
+    for (const IntervalPoint& p : t.intervals) {
+        w.beginObject();
+        w.field("start", p.startSeconds);
+        w.field("end", p.endSeconds);
+        w.field("requests", p.requests);
+        w.field("errors", p.errors);
+        w.field("hits", p.hits);
+        w.field("misses", p.misses);
+        w.field("bytesSent", p.bytesSent);
+        w.field("bytesReceived", p.bytesReceived);
+        w.field("reconnects", p.reconnects);
+        w.field("p50Ms", ms(p.p50));
+        w.field("p99Ms", ms(p.p99));
+        w.field("p999Ms", ms(p.p999));
+        w.field("maxMs", ms(p.max));
+        w.field("avgMs", p.mean / kNsPerMs);
+        w.endObject();
+    }
+    w.endArray();
+
+    const ServerCrossCheck& c = t.crossCheck;
+    w.key("crossCheck").beginObject();
+    w.field("available", c.available);
+    w.field("command", c.command);
+    w.field("serverCalls", c.serverCalls);
+    w.field("serverFailedCalls", c.serverFailedCalls);
+    w.field("clientRequests", c.clientRequests);
+    w.field("agrees", c.agrees());
+    w.endObject();
+    w.field("status", runStatusName(t.status));
+    w.field("failure", t.failure);
+    w.endObject();
+}
+
+std::string errnoText(int error) { return std::generic_category().message(error); }
+
+bool writeAll(int fd, const std::string& data)
+{
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        done += std::size_t(n);
+    }
+    return true;
+}
+
+} // namespace
+
+std::string runResultToJson(const RunResult& result)
+{
+    JsonWriter w;
+    w.beginObject();
+    w.field("format", kRunFileFormat);
+    w.field("status", runStatusName(result.status));
+    w.field("failure", result.failure);
+    w.field("totalSeconds", result.totalSeconds);
+    w.key("config");
+    writeConfig(w, result.config);
+    w.key("environment");
+    writeEnvironment(w, result.environment);
+    w.key("tests").beginArray();
+    for (const TestResult& t : result.tests)
+        writeTest(w, t);
+    w.endArray();
+    w.endObject();
+    return w.str() + "\n";
+}
+
+bool writeRunFile(const std::string& path, const RunResult& result, std::string* error)
+{
+    const auto failWith = [&](const std::string& what, int code) {
+        if (error)
+            *error = "cannot write run file " + path + ": " + what + (code ? ": " + errnoText(code) : "");
+        return false;
+    };
+    if (path.empty())
+        return failWith("empty path", 0);
+    const std::string json = runResultToJson(result);
+
+    // The temporary sits beside the target so rename() stays within one
+    // filesystem and readers see either the old file or the complete new one.
+    std::string temp = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0)
+        return failWith("cannot create a temporary file in its folder", errno);
+    const auto abandon = [&](const std::string& what) {
+        const int code = errno;
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return failWith(what, code);
+    };
+    // mkstemp makes the file 0600; a run file holds no secrets and is meant
+    // to be shared.
+    if (::fchmod(fd, 0644) != 0)
+        return abandon("cannot set permissions");
+    if (!writeAll(fd, json))
+        return abandon("write failed");
+    if (::fsync(fd) != 0)
+        return abandon("flush to disk failed");
+    if (::close(fd) != 0) {
+        const int code = errno;
+        ::unlink(temp.c_str());
+        return failWith("write failed", code);
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int code = errno;
+        ::unlink(temp.c_str());
+        return failWith("cannot replace the file", code);
+    }
+    return true;
+}
+
+} // namespace tacho::engine

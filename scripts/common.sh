@@ -1,0 +1,176 @@
+# shellcheck shell=bash
+# scripts/common.sh - helpers shared by run.sh, test.sh and bench/compare.sh.
+# Source it; it defines functions and variables only and runs nothing.
+#
+#   tacho_repo_root                      prints the repository root
+#   tacho_ensure_packages PKG...         installs the missing Debian packages
+#   tacho_build_release                  cmake --preset release + build
+#   tacho_free_port [LOW HIGH]           prints a loopback port nobody listens on
+#   tacho_start_redis [ARG...]           starts a sandbox redis-server (sets TACHO_REDIS_*)
+#   tacho_stop_redis                     stops it by PID (SIGTERM, then SIGKILL after 5 s)
+
+# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+TACHO_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev qtkeychain-qt6-dev
+  libssl-dev zlib1g-dev libhiredis-dev liburing-dev
+  redis-server redis-tools
+  xvfb xauth dbus-x11 gnome-keyring
+)
+
+TACHO_HOST=127.0.0.1
+
+tacho_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+tacho_die() { tacho_log "$*"; exit 1; }
+
+tacho_repo_root() {
+  (cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+}
+
+# tacho_missing_packages PKG... : prints the packages that are not installed, one a line.
+tacho_missing_packages() {
+  local pkg status
+  for pkg in "$@"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || printf '%s\n' "$pkg"
+  done
+}
+
+# tacho_ensure_packages PKG... : apt-get installs what is missing; does nothing (no apt at all)
+# when everything is installed. Root runs apt-get directly; others need sudo.
+tacho_ensure_packages() {
+  command -v dpkg-query >/dev/null 2>&1 || tacho_die "dpkg-query not found: this script expects Debian 12"
+  local missing=()
+  mapfile -t missing < <(tacho_missing_packages "$@")
+  if [ "${#missing[@]}" -eq 0 ]; then
+    tacho_log "all ${#} required packages are installed"
+    return 0
+  fi
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 ||
+      tacho_die "missing packages: ${missing[*]}; run as root or install them: apt-get install ${missing[*]}"
+    sudo=(sudo)
+  fi
+  tacho_log "installing: ${missing[*]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+# tacho_build_release : configures and builds the release preset in the repository root.
+tacho_build_release() {
+  local jobs
+  jobs=$(nproc 2>/dev/null || echo 2)
+  (cd "$(tacho_repo_root)" && cmake --preset release && cmake --build --preset release -j "$jobs")
+}
+
+# tacho_port_in_use PORT : true when something listens on PORT (any local address) or accepts
+# connections on the loopback address.
+tacho_port_in_use() {
+  local port=$1
+  if command -v ss >/dev/null 2>&1 && [ -n "$(ss -Htln "sport = :$port" 2>/dev/null)" ]; then
+    return 0
+  fi
+  # A connect to a closed loopback port is refused at once; the timeout only guards oddities.
+  timeout 2 bash -c "exec 3<>/dev/tcp/$TACHO_HOST/$port" 2>/dev/null
+}
+
+# tacho_free_port LOW HIGH : prints a free port, trying upwards from a random start in
+# [LOW, HIGH] and wrapping around (at most 2000 tries). Fails when none is free.
+tacho_free_port() {
+  local low=$1 high=$2
+  local span=$((high - low + 1))
+  local start=$((low + (RANDOM * 32768 + RANDOM) % span))
+  local i port
+  for ((i = 0; i < span && i < 2000; i++)); do
+    port=$((low + (start - low + i) % span))
+    if ! tacho_port_in_use "$port"; then
+      printf '%s\n' "$port"
+      return 0
+    fi
+  done
+  tacho_log "no free port found in $low-$high"
+  return 1
+}
+
+# Set by tacho_start_redis.
+TACHO_REDIS_PID=
+TACHO_REDIS_PORT=
+TACHO_REDIS_DIR=
+
+# tacho_redis_ping : true when the sandbox server answers PING.
+tacho_redis_ping() {
+  [ "$(timeout 2 redis-cli -h "$TACHO_HOST" -p "$TACHO_REDIS_PORT" ping 2>/dev/null)" = PONG ]
+}
+
+# tacho_start_redis [EXTRA_ARG...] : starts redis-server on a free loopback port with no
+# persistence, in a temporary working directory (log: $TACHO_REDIS_DIR/server.log), and waits
+# (at most 10 s) until it answers PING. Tries up to 5 ports (another process may take the port
+# between the check and the bind). Sets TACHO_REDIS_PID, TACHO_REDIS_PORT, TACHO_REDIS_DIR.
+# The caller must arrange `trap tacho_stop_redis EXIT`.
+tacho_start_redis() {
+  command -v redis-server >/dev/null 2>&1 ||
+    tacho_die "redis-server not found (apt-get install redis-server, or run ./test.sh once)"
+  command -v redis-cli >/dev/null 2>&1 ||
+    tacho_die "redis-cli not found (apt-get install redis-tools, or run ./test.sh once)"
+  [ -n "$TACHO_REDIS_DIR" ] || TACHO_REDIS_DIR=$(mktemp -d -t tacho-redis.XXXXXX)
+  local attempt i
+  for attempt in 1 2 3 4 5; do
+    TACHO_REDIS_PORT=$(tacho_free_port 20000 40000) || return 1
+    redis-server --port "$TACHO_REDIS_PORT" --bind "$TACHO_HOST" --save '' --appendonly no \
+      --daemonize no --dir "$TACHO_REDIS_DIR" "$@" >"$TACHO_REDIS_DIR/server.log" 2>&1 &
+    TACHO_REDIS_PID=$!
+    for ((i = 0; i < 100; i++)); do
+      if ! kill -0 "$TACHO_REDIS_PID" 2>/dev/null; then
+        break  # exited: port taken or bad arguments
+      fi
+      if tacho_redis_ping; then
+        tacho_log "redis-server $(redis-server --version | cut -d' ' -f3 | cut -d= -f2)" \
+          "pid $TACHO_REDIS_PID on $TACHO_HOST:$TACHO_REDIS_PORT"
+        return 0
+      fi
+      sleep 0.1
+    done
+    tacho_stop_redis
+    if grep -q 'Address already in use' "$TACHO_REDIS_DIR/server.log" 2>/dev/null; then
+      tacho_log "port $TACHO_REDIS_PORT was taken (attempt $attempt), trying another"
+      continue
+    fi
+    tacho_log "redis-server did not answer PING within 10 s; its log:"
+    tail -n 20 "$TACHO_REDIS_DIR/server.log" >&2 || true
+    return 1
+  done
+  tacho_log "redis-server could not bind a free port after 5 attempts"
+  return 1
+}
+
+# tacho_stop_redis : stops the sandbox server by its PID and removes its directory when
+# called as the final cleanup (TACHO_REDIS_KEEP_DIR unset). Safe to call more than once.
+tacho_stop_redis() {
+  local pid=$TACHO_REDIS_PID i
+  TACHO_REDIS_PID=
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 50; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      tacho_log "redis-server $pid ignored SIGTERM for 5 s; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  # Reap it when it is our child (it is unless the caller started it elsewhere).
+  [ -z "$pid" ] || wait "$pid" 2>/dev/null || true
+}
+
+# tacho_cleanup_redis : tacho_stop_redis, then removes the temporary directory. For EXIT traps.
+tacho_cleanup_redis() {
+  tacho_stop_redis
+  if [ -n "$TACHO_REDIS_DIR" ] && [ -d "$TACHO_REDIS_DIR" ]; then
+    rm -rf "$TACHO_REDIS_DIR"
+  fi
+  TACHO_REDIS_DIR=
+}
