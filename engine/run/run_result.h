@@ -14,6 +14,14 @@ namespace tacho::engine {
 enum class RunStatus { Completed, Stopped, Failed };
 const char* runStatusName(RunStatus status);   // "completed", "stopped", "failed"
 
+// One command's share of a tick (a test may mix commands, e.g. SET:GET 1:10).
+struct CommandInterval {
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;   // ns
+    double mean = 0;                                     // ns
+};
+
 // One tick of one test. Times in seconds since the test's measured start.
 struct IntervalPoint {
     double startSeconds = 0;
@@ -28,6 +36,20 @@ struct IntervalPoint {
     // Latency of replies completed in this interval, ns.
     std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
     double mean = 0;
+    // Per command, in TestResult::commands order (filled by the engine).
+    std::vector<CommandInterval> commands;
+};
+
+// One command of a test's mix, over the whole test.
+struct CommandResult {
+    std::string name;                    // "SET", "GET", or the test name for single-command tests
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    LatencyHistogram latency;            // ns
 };
 
 // The server's own count, taken from INFO commandstats before and after.
@@ -62,6 +84,9 @@ struct TestResult {
     // send (closed loop), ns; mean latency + mean gap ≈ connections ÷ throughput.
     LatencyHistogram clientGap;
     std::vector<IntervalPoint> intervals;
+    // Per command of the mix; one entry (named like the test) for
+    // single-command tests such as redis-benchmark's.
+    std::vector<CommandResult> commands;
     ServerCrossCheck crossCheck;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed
