@@ -43,4 +43,24 @@ int EventLoop::wait(epoll_event* events, int capacity, int timeoutMs)
     }
 }
 
+int EventLoop::waitPrecise(epoll_event* events, int capacity, const timespec& timeout)
+{
+    if (m_precise) {
+        for (;;) {
+            const int n = epoll_pwait2(m_fd, events, capacity, &timeout, nullptr);
+            if (n >= 0 || errno == EINTR) {
+                if (n >= 0)
+                    return n;
+                continue;
+            }
+            if (errno != ENOSYS)
+                return n;
+            m_precise = false;
+            break;
+        }
+    }
+    const long long ms = static_cast<long long>(timeout.tv_sec) * 1000 + (timeout.tv_nsec + 999'999) / 1'000'000;
+    return wait(events, capacity, static_cast<int>(ms));
+}
+
 } // namespace tacho::engine

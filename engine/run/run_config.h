@@ -2,8 +2,11 @@
 // What to run: a dialect-neutral description of a benchmark. The CLI dialects
 // (engine/cli) and the GUI fill it; the run controller executes it.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 
@@ -16,6 +19,7 @@ struct TlsSettings {
     std::string key;
     std::string ciphers;        // TLS 1.2 and below
     std::string cipherSuites;   // TLS 1.3
+    std::string protocols;      // allowed versions, e.g. "TLSv1.2,TLSv1.3" (memtier's --tls-protocols); empty = OpenSSL's defaults
     bool insecure = false;      // skip certificate verification
 };
 
@@ -41,6 +45,9 @@ struct TestSpec {
     // Requests per pipeline batch counted as this many keys (MSET 10 → 10):
     // for per-key normalisation later.
     std::uint32_t keysPerRequest = 1;
+    // How requests are made. Empty: from `args` (with "__rand_int__" drawn
+    // from RunConfig::keyspace), as redis-benchmark does.
+    std::shared_ptr<const RequestGeneratorFactory> generator;
 };
 
 struct RunConfig {
@@ -62,6 +69,10 @@ struct RunConfig {
     std::uint64_t requests = 100000;     // per test, across all connections (0 = no count limit)
     double durationSeconds = 0;          // per test; 0 = until `requests` are done
     double warmupSeconds = 0;            // per test, excluded from the results
+    // Open loop: requests are scheduled at fixed intervals and latency is
+    // measured from when each was due (and, separately, from its actual send).
+    double rate = 0;                     // total requests/s over all connections; 0 = closed loop
+    double ratePerConnection = 0;        // requests/s per connection (memtier --rate-limiting)
     std::uint64_t keyspace = 0;          // -r: __rand_int__ in [0, keyspace); 0 = literal placeholder
     std::uint64_t seed = 0;              // random seed (0 = derived from the clock)
     bool seedGiven = false;

@@ -10,6 +10,7 @@
 #include "engine/run/worker.h"
 #include "engine/stats/clock.h"
 #include "engine/stats/interval_stats.h"
+#include "engine/workload/template_generator.h"
 
 namespace tacho::engine {
 
@@ -20,18 +21,31 @@ IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
     IntervalPoint p;
     p.startSeconds = start;
     p.endSeconds = end;
-    p.requests = stats.requests;
-    p.errors = stats.errors;
-    p.hits = stats.hits;
-    p.misses = stats.misses;
-    p.bytesSent = stats.bytesSent;
-    p.bytesReceived = stats.bytesReceived;
     p.reconnects = stats.reconnects;
-    p.p50 = stats.latency.valueAtPercentile(50);
-    p.p99 = stats.latency.valueAtPercentile(99);
-    p.p999 = stats.latency.valueAtPercentile(99.9);
-    p.max = stats.latency.max();
-    p.mean = stats.latency.mean();
+    LatencyHistogram all;
+    for (const CommandCounters& command : stats.commands) {
+        p.requests += command.requests;
+        p.errors += command.errors;
+        p.hits += command.hits;
+        p.misses += command.misses;
+        p.bytesSent += command.bytesSent;
+        p.bytesReceived += command.bytesReceived;
+        all.add(command.latency);
+        CommandInterval c;
+        c.requests = command.requests;
+        c.errors = command.errors;
+        c.p50 = command.latency.valueAtPercentile(50);
+        c.p99 = command.latency.valueAtPercentile(99);
+        c.p999 = command.latency.valueAtPercentile(99.9);
+        c.max = command.latency.max();
+        c.mean = command.latency.mean();
+        p.commands.push_back(c);
+    }
+    p.p50 = all.valueAtPercentile(50);
+    p.p99 = all.valueAtPercentile(99);
+    p.p999 = all.valueAtPercentile(99.9);
+    p.max = all.max();
+    p.mean = all.mean();
     return p;
 }
 
@@ -63,8 +77,11 @@ RunResult RunController::run()
     }
 
     std::vector<TestSpec> tests = m_config.tests;
-    if (m_config.idle)
-        tests = { TestSpec { "IDLE", {}, false, "", 1 } };
+    if (m_config.idle) {
+        TestSpec idle;
+        idle.name = "IDLE";
+        tests = { idle };
+    }
     do {
         std::vector<TestResult> round;
         for (std::size_t i = 0; i < tests.size(); ++i) {
@@ -100,6 +117,12 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     test.name = spec.name;
     test.commandStatName = spec.commandStatName;
 
+    const std::shared_ptr<const RequestGeneratorFactory> generators = spec.generator
+        ? spec.generator
+        : std::make_shared<const TemplateGeneratorFactory>(spec, m_config.keyspace);
+    const std::vector<std::string> commandNames = generators->commandNames();
+    const std::size_t commandCount = std::max<std::size_t>(1, commandNames.size());
+
     std::string error;
     std::optional<std::map<std::string, CommandStat>> statsBefore;
     if (probe && probe->isOpen() && !m_config.idle)
@@ -116,22 +139,32 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     const int connections = std::max(1, m_config.connections);
     const int workerCount = std::clamp(m_config.threads, 1, connections);
     const bool countLimited = m_config.requests > 0;
+    double perConnectionRate = m_config.ratePerConnection;
+    if (m_config.rate > 0)
+        perConnectionRate = m_config.rate / connections;
+    test.targetRate = perConnectionRate * connections;
+    CompletionSignal completion;
     std::vector<WorkerPlan> plans(static_cast<std::size_t>(workerCount));
-    const std::uint64_t seed = seedFor(m_config);
-    for (int w = 0; w < workerCount; ++w) {
-        WorkerPlan& plan = plans[static_cast<std::size_t>(w)];
+    const std::uint64_t seed = seedFor(m_config) + 0x9e3779b97f4a7c15ULL * index;
+    for (WorkerPlan& plan : plans) {
         plan.config = &m_config;
-        plan.command = CommandTemplate(spec, m_config.keyspace);
+        plan.generators = generators;
+        plan.commandCount = commandCount;
         plan.address = address;
+        plan.totalConnections = static_cast<std::size_t>(connections);
         plan.countLimited = countLimited;
         plan.idle = m_config.idle;
-        plan.seed = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(w + 1 + index * 1000);
+        plan.intervalNs = perConnectionRate > 0 ? static_cast<std::uint64_t>(1e9 / perConnectionRate) : 0;
+        plan.seed = seed;
+        plan.completion = &completion;
     }
     for (int k = 0; k < connections; ++k) {
         const std::uint64_t quota = countLimited
             ? m_config.requests / connections + (static_cast<std::uint64_t>(k) < m_config.requests % connections ? 1 : 0)
             : 0;
-        plans[static_cast<std::size_t>(k % workerCount)].quotas.push_back(quota);
+        WorkerPlan& plan = plans[static_cast<std::size_t>(k % workerCount)];
+        plan.quotas.push_back(quota);
+        plan.connectionIndexes.push_back(static_cast<std::size_t>(k));
     }
 
     std::vector<std::unique_ptr<Worker>> workers;
@@ -170,17 +203,20 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         ? warmupEndNs + static_cast<std::uint64_t>(m_config.durationSeconds * 1e9)
         : 0;
     for (auto& worker : workers)
-        worker->start(warmupEndNs, endNs);
+        worker->start(startNs, warmupEndNs, endNs);
 
-    IntervalStats total;
+    IntervalStats total(commandCount);
+    IntervalStats interval(commandCount);
     const auto tick = std::chrono::nanoseconds(static_cast<std::uint64_t>(std::max(0.01, m_config.tickSeconds) * 1e9));
     auto nextTick = std::chrono::steady_clock::now() + tick;
     double lastEnd = 0;
     bool stopForwarded = false;
     bool cancelled = false;
     for (;;) {
-        std::this_thread::sleep_until(nextTick);
-        nextTick += tick;
+        // Wakes at the tick, or early when a worker ends, so a short test
+        // does not wait out a tick.
+        if (!completion.waitUntil(nextTick))
+            nextTick += tick;
         if (m_cancel.load() && !cancelled) {
             cancelled = true;
             stopAll(true);
@@ -189,7 +225,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             stopAll(false);
         }
 
-        IntervalStats interval;
+        interval.clear();
         bool running = false;
         bool failed = false;
         for (auto& worker : workers) {
@@ -202,7 +238,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         const bool warmup = now < warmupEndNs;
         const double elapsed = warmup ? 0.0 : static_cast<double>(now - warmupEndNs) / 1e9;
         total.mergeFrom(interval);
-        if (!warmup || interval.requests > 0) {
+        if (!warmup && (elapsed > lastEnd || interval.requests() > 0)) {
             test.intervals.push_back(toPoint(interval, lastEnd, elapsed));
             lastEnd = elapsed;
         }
@@ -212,13 +248,19 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             snapshot->testName = spec.name;
             snapshot->warmup = warmup;
             snapshot->point = test.intervals.empty() ? IntervalPoint {} : test.intervals.back();
-            snapshot->requestsSoFar = total.requests;
+            snapshot->requestsSoFar = total.requests();
             snapshot->elapsedSeconds = elapsed;
-            snapshot->overallMeanNs = total.latency.mean();
+            std::uint64_t latencyCount = 0;
+            double latencySum = 0;
+            for (const auto& command : total.commands) {
+                latencyCount += command.latency.count();
+                latencySum += command.latency.mean() * static_cast<double>(command.latency.count());
+            }
+            snapshot->overallMeanNs = latencyCount ? latencySum / static_cast<double>(latencyCount) : 0;
             if (m_config.durationSeconds > 0)
                 snapshot->progress = std::min(1.0, elapsed / m_config.durationSeconds);
             else if (countLimited)
-                snapshot->progress = static_cast<double>(total.requests) / static_cast<double>(m_config.requests);
+                snapshot->progress = static_cast<double>(total.requests()) / static_cast<double>(m_config.requests);
             snapshot->lastError = interval.lastError;
             m_onSnapshot(std::move(snapshot));
         }
@@ -230,31 +272,46 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             break;
     }
     joinAll();
-    IntervalStats rest;
+    IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
     total.mergeFrom(rest);
 
-    const std::uint64_t measuredStart = warmupEndNs;
-    const std::uint64_t measuredEnd = total.lastReplyNs > measuredStart ? total.lastReplyNs : nowNs();
-    test.seconds = static_cast<double>(measuredEnd - measuredStart) / 1e9;
+    const std::uint64_t measuredEnd = total.lastReplyNs > warmupEndNs ? total.lastReplyNs : nowNs();
+    test.seconds = static_cast<double>(measuredEnd - warmupEndNs) / 1e9;
     test.warmupSeconds = m_config.warmupSeconds;
-    test.requests = total.requests;
-    test.errors = total.errors;
-    test.hits = total.hits;
-    test.misses = total.misses;
-    test.bytesSent = total.bytesSent;
-    test.bytesReceived = total.bytesReceived;
     test.reconnects = total.reconnects;
     test.connectErrors = total.connectErrors;
     test.warmupRequests = total.warmupRequests;
-    test.clampedLatencies = total.latency.clampedCount();
+    test.maxSendLagNs = total.maxSendLagNs;
     for (std::size_t kind = 0; kind < IntervalStats::kErrorKinds; ++kind)
         if (total.errorsByKind[kind])
             test.errorsByKind[std::string(errorKindName(static_cast<ErrorKind>(kind)))] = total.errorsByKind[kind];
     test.firstErrors = total.distinctErrors;
-    test.latency = std::move(total.latency);
     test.clientGap = std::move(total.clientGap);
+    for (std::size_t i = 0; i < commandCount; ++i) {
+        CommandCounters& counters = total.commands[i];
+        test.requests += counters.requests;
+        test.errors += counters.errors;
+        test.hits += counters.hits;
+        test.misses += counters.misses;
+        test.bytesSent += counters.bytesSent;
+        test.bytesReceived += counters.bytesReceived;
+        test.latency.add(counters.latency);
+        test.uncorrectedLatency.add(counters.uncorrected);
+        CommandResult command;
+        command.name = i < commandNames.size() ? commandNames[i] : spec.name;
+        command.requests = counters.requests;
+        command.errors = counters.errors;
+        command.hits = counters.hits;
+        command.misses = counters.misses;
+        command.bytesSent = counters.bytesSent;
+        command.bytesReceived = counters.bytesReceived;
+        command.latency = std::move(counters.latency);
+        command.uncorrectedLatency = std::move(counters.uncorrected);
+        test.commands.push_back(std::move(command));
+    }
+    test.clampedLatencies = test.latency.clampedCount();
 
     for (auto& worker : workers) {
         if (worker->phase() == Worker::Phase::Failed) {
@@ -272,16 +329,20 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         std::string statsError;
         auto statsAfter = readCommandStats(*probe, &statsError);
         if (statsAfter) {
-            auto calls = [&](const std::map<std::string, CommandStat>& stats) {
-                auto it = stats.find(spec.commandStatName);
+            auto calls = [](const std::map<std::string, CommandStat>& stats, const std::string& name) {
+                auto it = stats.find(name);
                 return it == stats.end() ? CommandStat {} : it->second;
             };
-            const CommandStat before = calls(*statsBefore);
-            const CommandStat after = calls(*statsAfter);
             test.crossCheck.available = true;
-            test.crossCheck.command = spec.commandStatName;
-            test.crossCheck.serverCalls = (after.calls + after.rejectedCalls) - (before.calls + before.rejectedCalls);
-            test.crossCheck.serverFailedCalls = after.failedCalls - before.failedCalls;
+            std::string names;
+            for (const std::string& name : generators->commandStatNames()) {
+                const CommandStat before = calls(*statsBefore, name);
+                const CommandStat after = calls(*statsAfter, name);
+                test.crossCheck.serverCalls += (after.calls + after.rejectedCalls) - (before.calls + before.rejectedCalls);
+                test.crossCheck.serverFailedCalls += after.failedCalls - before.failedCalls;
+                names += (names.empty() ? "" : "+") + name;
+            }
+            test.crossCheck.command = names;
             test.crossCheck.clientRequests = test.requests + test.warmupRequests;
         }
     }

@@ -49,7 +49,8 @@ struct CommandResult {
     std::uint64_t misses = 0;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
-    LatencyHistogram latency;            // ns
+    LatencyHistogram latency;            // ns; open loop: from the due time
+    LatencyHistogram uncorrectedLatency; // ns; open loop only: from the actual send
 };
 
 // The server's own count, taken from INFO commandstats before and after.
@@ -79,7 +80,12 @@ struct TestResult {
     double seconds = 0;                  // measured wall time (warm-up excluded)
     double warmupSeconds = 0;
     std::uint64_t warmupRequests = 0;
-    LatencyHistogram latency;            // request latency, ns
+    LatencyHistogram latency;            // request latency, ns (open loop: from the due time)
+    // Open loop only: latency from the actual send, which hides queueing
+    // behind a stalled server (coordinated omission); kept for comparison.
+    LatencyHistogram uncorrectedLatency;
+    double targetRate = 0;               // open loop: requests/s asked for (0 = closed loop)
+    std::uint64_t maxSendLagNs = 0;      // open loop: worst delay of a send behind its due time
     // Time a connection waited inside the client between a reply and its next
     // send (closed loop), ns; mean latency + mean gap ≈ connections ÷ throughput.
     LatencyHistogram clientGap;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -20,16 +21,45 @@ constexpr int kMaxEvents = 512;
 constexpr std::uint64_t kMinDrainNs = 2'000'000'000;
 } // namespace
 
+// ---- CompletionSignal -------------------------------------------------------
+
+void CompletionSignal::notify()
+{
+    std::lock_guard lock(m_mutex);
+    m_notified = true;
+    m_changed.notify_all();
+}
+
+bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
+{
+    std::unique_lock lock(m_mutex);
+    const bool notified = m_changed.wait_until(lock, deadline, [this] { return m_notified; });
+    m_notified = false;
+    return notified;
+}
+
+// ---- Connection ---------------------------------------------------------------
+
 struct Worker::Connection {
     enum class State { Connecting, Setup, Ready, Running, Done };
+
+    // A request on the wire. In closed loop dueNs == sentNs.
+    struct InFlight {
+        std::uint64_t dueNs;
+        std::uint64_t sentNs;
+        std::uint32_t command;
+    };
 
     int fd = -1;
     State state = State::Connecting;
     ReplyScanner scanner;
+    std::unique_ptr<RequestGenerator> generator;
     std::string out;                    // bytes queued, not yet written
     std::size_t outOffset = 0;
     bool writeArmed = false;
-    std::vector<std::uint64_t> sentAt;  // ring of queue times of in-flight requests
+    bool exhausted = false;             // the generator has nothing more
+    bool timerArmed = false;            // open loop: waiting in the timer heap
+    std::vector<InFlight> ring;         // capacity = pipeline
     std::size_t head = 0;
     std::size_t inflight = 0;
     std::uint64_t quota = 0;            // measured requests still to issue (count mode)
@@ -37,34 +67,39 @@ struct Worker::Connection {
     std::size_t setupIndex = 0;
     std::uint64_t lastReplyNs = 0;      // for the client gap
     std::uint64_t connectStartNs = 0;
+    std::uint64_t nextDueNs = 0;        // open loop
 
-    void push(std::uint64_t t)
+    void push(const InFlight& request)
     {
-        sentAt[(head + inflight) % sentAt.size()] = t;
+        ring[(head + inflight) % ring.size()] = request;
         ++inflight;
     }
-    std::uint64_t pop()
+    InFlight pop()
     {
-        const std::uint64_t t = sentAt[head];
-        head = (head + 1) % sentAt.size();
+        const InFlight request = ring[head];
+        head = head + 1 == ring.size() ? 0 : head + 1;
         --inflight;
-        return t;
+        return request;
     }
 };
 
+// ---- construction and controller side -------------------------------------------
+
 Worker::Worker(WorkerPlan plan)
     : m_plan(std::move(plan))
-    , m_random(m_plan.seed)
+    , m_current(m_plan.commandCount)
     , m_readBuffer(kReadBufferSize)
+    , m_outbox(m_plan.commandCount)
 {
     m_setup = sessionSetupCommands(*m_plan.config);
     for (const auto& command : m_setup)
         appendCommand(m_setupBytes, command);
     const std::size_t pipeline = static_cast<std::size_t>(std::max(1, m_plan.config->pipeline));
-    for (std::uint64_t quota : m_plan.quotas) {
+    for (std::size_t i = 0; i < m_plan.quotas.size(); ++i) {
         auto c = std::make_unique<Connection>();
-        c->sentAt.resize(pipeline);
-        c->quota = quota;
+        c->ring.resize(pipeline);
+        c->quota = m_plan.quotas[i];
+        c->generator = m_plan.generators->create(m_plan.connectionIndexes[i], m_plan.totalConnections, m_plan.seed);
         m_connections.push_back(std::move(c));
     }
 }
@@ -75,8 +110,6 @@ Worker::~Worker()
         if (c->fd >= 0)
             ::close(c->fd);
 }
-
-// ---- controller side --------------------------------------------------------
 
 Worker::Phase Worker::phase() const
 {
@@ -90,9 +123,10 @@ std::string Worker::failure() const
     return m_failure;
 }
 
-void Worker::start(std::uint64_t warmupEndNs, std::uint64_t endNs)
+void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs)
 {
     std::lock_guard lock(m_mutex);
+    m_startNs = startNs;
     m_warmupEndNs = warmupEndNs;
     m_endNs = endNs;
     m_started = true;
@@ -128,22 +162,30 @@ Worker::Phase Worker::waitUntilConnected(int timeoutMs)
 
 void Worker::setPhase(Phase phase)
 {
-    std::lock_guard lock(m_mutex);
-    if (m_phase == Phase::Failed)
-        return;
-    m_phase = phase;
-    m_changed.notify_all();
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_phase == Phase::Failed)
+            return;
+        m_phase = phase;
+        m_changed.notify_all();
+    }
+    if (phase == Phase::Finished && m_plan.completion)
+        m_plan.completion->notify();
 }
 
 void Worker::fail(const std::string& why)
 {
     m_failed = true;
-    std::lock_guard lock(m_mutex);
-    if (m_phase != Phase::Failed) {
-        m_phase = Phase::Failed;
-        m_failure = why;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_phase != Phase::Failed) {
+            m_phase = Phase::Failed;
+            m_failure = why;
+        }
+        m_changed.notify_all();
     }
-    m_changed.notify_all();
+    if (m_plan.completion)
+        m_plan.completion->notify();
 }
 
 void Worker::publish()
@@ -153,47 +195,19 @@ void Worker::publish()
     m_current.clear();
 }
 
-// ---- worker thread ----------------------------------------------------------
+// ---- worker thread ----------------------------------------------------------------
 
 void Worker::run()
 {
-    const RunConfig& config = *m_plan.config;
-    const std::string where = config.endpoint.describe();
-    epoll_event events[kMaxEvents];
-
     if (!m_loop.valid()) {
         fail("cannot create an event loop: " + errnoText(errno));
         return;
     }
-
-    // Connect phase: every connection connected and set up before measuring.
-    const std::uint64_t connectTimeoutNs = static_cast<std::uint64_t>(std::max(1, config.connectTimeoutMs)) * 1'000'000;
-    m_connectDeadlineNs = nowNs() + connectTimeoutNs;
-    m_connecting = m_connections.size();
-    m_open = m_connections.size();
-    for (auto& c : m_connections) {
-        if (!openConnection(*c, nowNs()))
-            return;
-    }
-    while (m_connecting > 0 && !m_failed) {
-        if (m_cancel.load(std::memory_order_relaxed))
-            return;
-        const std::uint64_t now = nowNs();
-        if (now >= m_connectDeadlineNs) {
-            fail("cannot connect to " + where + ": timed out after " + std::to_string(config.connectTimeoutMs)
-                 + " ms (" + std::to_string(m_connections.size() - m_connecting) + " of "
-                 + std::to_string(m_connections.size()) + " connections ready)");
-            return;
-        }
-        const int timeoutMs = static_cast<int>((m_connectDeadlineNs - now) / 1'000'000) + 1;
-        const int n = m_loop.wait(events, kMaxEvents, std::min(timeoutMs, 100));
-        for (int i = 0; i < n; ++i)
-            onEvent(*static_cast<Connection*>(events[i].data.ptr), events[i].events);
-    }
-    if (m_failed)
+    m_connectTimeoutNs = static_cast<std::uint64_t>(std::max(1, m_plan.config->connectTimeoutMs)) * 1'000'000;
+    connectPhase();
+    if (m_failed || m_cancel.load(std::memory_order_relaxed))
         return;
     setPhase(Phase::Ready);
-
     {
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [this] { return m_started || m_cancel.load(std::memory_order_relaxed); });
@@ -201,24 +215,68 @@ void Worker::run()
     if (m_cancel.load(std::memory_order_relaxed))
         return;
     setPhase(Phase::Running);
+    measuredPhase();
+    publish();
+    setPhase(Phase::Finished);
+}
+
+// Every connection connected and set up before anything is measured.
+void Worker::connectPhase()
+{
+    const std::string where = m_plan.config->endpoint.describe();
+    epoll_event events[kMaxEvents];
+    const std::uint64_t deadline = nowNs() + m_connectTimeoutNs;
+    m_connecting = m_connections.size();
+    m_open = m_connections.size();
+    for (auto& c : m_connections)
+        if (!openConnection(*c, nowNs()))
+            return;
+    while (m_connecting > 0 && !m_failed && !m_cancel.load(std::memory_order_relaxed)) {
+        const std::uint64_t now = nowNs();
+        if (now >= deadline) {
+            fail("cannot connect to " + where + ": timed out after " + std::to_string(m_plan.config->connectTimeoutMs)
+                 + " ms (" + std::to_string(m_connections.size() - m_connecting) + " of "
+                 + std::to_string(m_connections.size()) + " connections ready)");
+            return;
+        }
+        const int n = waitForEvents(events, kMaxEvents, std::min(deadline, now + 100'000'000));
+        for (int i = 0; i < n; ++i)
+            onEvent(*static_cast<Connection*>(events[i].data.ptr), events[i].events);
+    }
+}
+
+void Worker::measuredPhase()
+{
+    const RunConfig& config = *m_plan.config;
+    const std::string where = config.endpoint.describe();
+    epoll_event events[kMaxEvents];
     m_current.clear();   // setup traffic is not part of the test
 
-    for (auto& c : m_connections) {
-        c->state = Connection::State::Running;
+    // Open loop: spread the connections' first due times over one interval so
+    // they do not all fire together.
+    for (std::size_t i = 0; i < m_connections.size(); ++i) {
+        Connection& c = *m_connections[i];
+        c.state = Connection::State::Running;
+        if (m_plan.intervalNs)
+            c.nextDueNs = m_startNs + m_plan.intervalNs * m_plan.connectionIndexes[i] / std::max<std::size_t>(1, m_plan.totalConnections);
         if (!m_plan.idle)
-            refill(*c);
+            refill(c);
     }
 
     const std::uint64_t tickNs = static_cast<std::uint64_t>(std::max(0.01, config.tickSeconds) * 1e9);
+    const std::uint64_t drainWindowNs = std::max(kMinDrainNs, m_connectTimeoutNs);
     std::uint64_t nextTick = nowNs() + tickNs;
     while (m_open > 0 && !m_failed) {
-        std::uint64_t now = nowNs();
-        const int timeoutMs = now >= nextTick ? 0 : static_cast<int>((nextTick - now + 999'999) / 1'000'000);
-        const int n = m_loop.wait(events, kMaxEvents, timeoutMs);
+        std::uint64_t until = nextTick;
+        if (!m_timers.empty())
+            until = std::min(until, m_timers.top().dueNs);
+        const int n = waitForEvents(events, kMaxEvents, until);
         for (int i = 0; i < n; ++i)
             onEvent(*static_cast<Connection*>(events[i].data.ptr), events[i].events);
 
-        now = nowNs();
+        const std::uint64_t now = nowNs();
+        if (!m_timers.empty())
+            runDueTimers(now);
         if (now < nextTick)
             continue;
         while (nextTick <= now)
@@ -228,7 +286,7 @@ void Worker::run()
             break;
         if (!m_draining && (m_stop.load(std::memory_order_relaxed) || (m_endNs && now >= m_endNs))) {
             m_draining = true;
-            m_drainDeadlineNs = now + std::max(kMinDrainNs, connectTimeoutNs);
+            m_drainDeadlineNs = now + drainWindowNs;
             for (auto& c : m_connections)   // idle connections and drained ones end here
                 if (c->state == Connection::State::Running && c->inflight == 0 && c->out.empty())
                     finish(*c);
@@ -242,15 +300,33 @@ void Worker::run()
                 }
             if (unanswered > 0)
                 fail(std::to_string(unanswered) + " requests got no reply from " + where + " within "
-                     + std::to_string(std::max(kMinDrainNs, connectTimeoutNs) / 1'000'000'000)
-                     + " s of the end of the test");
+                     + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
         }
         for (auto& c : m_connections)
-            if (c->state == Connection::State::Connecting && now - c->connectStartNs > connectTimeoutNs)
-                lose(*c, "reconnect to " + where + " timed out");
+            if (c->state == Connection::State::Connecting && now - c->connectStartNs > m_connectTimeoutNs)
+                lose(*c, "reconnect timed out");
     }
-    publish();
-    setPhase(Phase::Finished);
+}
+
+// epoll_pwait2 takes a nanosecond timeout: open-loop schedules need better
+// than epoll_wait's milliseconds.
+int Worker::waitForEvents(epoll_event* events, int capacity, std::uint64_t untilNs)
+{
+    const std::uint64_t now = nowNs();
+    const std::uint64_t waitNs = untilNs > now ? untilNs - now : 0;
+    timespec timeout { static_cast<time_t>(waitNs / 1'000'000'000), static_cast<long>(waitNs % 1'000'000'000) };
+    return m_loop.waitPrecise(events, capacity, timeout);
+}
+
+void Worker::runDueTimers(std::uint64_t now)
+{
+    while (!m_timers.empty() && m_timers.top().dueNs <= now) {
+        Connection& c = *m_timers.top().connection;
+        m_timers.pop();
+        c.timerArmed = false;
+        if (c.state == Connection::State::Running)
+            refill(c);
+    }
 }
 
 bool Worker::openConnection(Connection& c, std::uint64_t now)
@@ -271,10 +347,7 @@ bool Worker::openConnection(Connection& c, std::uint64_t now)
     c.scanner.reset();
     c.setupPending = m_setup.size();
     c.setupIndex = 0;
-    if (c.out.empty())
-        c.out = m_setupBytes;
-    else
-        c.out.insert(0, m_setupBytes);
+    c.out.insert(0, m_setupBytes);   // setup first, then any queued request
     c.outOffset = 0;
     if (::connect(c.fd, address.get(), address.length) != 0 && errno != EINPROGRESS) {
         const int error = errno;
@@ -312,12 +385,14 @@ void Worker::onConnected(Connection& c)
         fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + errnoText(error));
         return;
     }
-    c.state = c.setupPending > 0 ? Connection::State::Setup : Connection::State::Ready;
-    if (c.state == Connection::State::Ready) {
-        if (m_connecting > 0)
-            --m_connecting;
-        else
-            c.state = Connection::State::Running;   // a reconnect during the run
+    const bool initial = m_connecting > 0;
+    if (c.setupPending > 0) {
+        c.state = Connection::State::Setup;
+    } else if (initial) {
+        c.state = Connection::State::Ready;
+        --m_connecting;
+    } else {
+        c.state = Connection::State::Running;   // a reconnect during the run (-k 0)
     }
     flush(c);
 }
@@ -332,10 +407,9 @@ void Worker::onReadable(Connection& c)
         return;
     }
     const std::uint64_t now = nowNs();
-    const bool measuring = now >= m_warmupEndNs;
+    const bool openLoop = m_plan.intervalNs != 0;
+    bool measured = false;
     std::string protocolError;
-    if (measuring)
-        m_current.bytesReceived += static_cast<std::uint64_t>(n);
 
     c.scanner.feed(std::string_view(m_readBuffer.data(), static_cast<std::size_t>(n)), [&](const ReplyInfo& reply) {
         if (!protocolError.empty())
@@ -362,19 +436,26 @@ void Worker::onReadable(Connection& c)
             protocolError = "unexpected reply from the server (no request in flight)";
             return;
         }
-        const std::uint64_t sent = c.pop();
-        if (sent < m_warmupEndNs) {
+        const Connection::InFlight request = c.pop();
+        if (request.dueNs < m_warmupEndNs) {
             ++m_current.warmupRequests;
             return;
         }
-        m_current.latency.record(now - sent);
-        ++m_current.requests;
-        if (reply.type == ReplyType::Error)
+        measured = true;
+        CommandCounters& command = m_current.commands[request.command];
+        command.latency.record(now - request.dueNs);
+        if (openLoop)
+            command.uncorrected.record(now - request.sentNs);
+        ++command.requests;
+        command.bytesReceived += reply.bytes;
+        if (reply.type == ReplyType::Error) {
+            ++command.errors;
             m_current.noteError(reply.error, reply.errorText);
-        else if (reply.miss)
-            ++m_current.misses;
-        else
-            ++m_current.hits;
+        } else if (reply.miss) {
+            ++command.misses;
+        } else {
+            ++command.hits;
+        }
     });
     if (c.scanner.failed()) {
         lose(c, std::string("protocol error: ") + std::string(c.scanner.failure()));
@@ -384,7 +465,7 @@ void Worker::onReadable(Connection& c)
         fail(protocolError);
         return;
     }
-    if (measuring) {
+    if (measured) {
         m_current.lastReplyNs = now;
         c.lastReplyNs = now;
     }
@@ -401,35 +482,62 @@ bool Worker::issuingAllowed(std::uint64_t now) const
     return !m_draining && !m_plan.idle && !m_stop.load(std::memory_order_relaxed) && !(m_endNs && now >= m_endNs);
 }
 
+// Appends as many requests as the pipeline, the quota, the schedule (open
+// loop) and the generator allow; returns how many.
+std::size_t Worker::queueRequests(Connection& c, std::uint64_t now)
+{
+    if (!issuingAllowed(now) || c.exhausted)
+        return 0;
+    const bool openLoop = m_plan.intervalNs != 0;
+    std::size_t queued = 0;
+    while (c.inflight < c.ring.size()) {
+        const std::uint64_t due = openLoop ? c.nextDueNs : now;
+        if (openLoop && due > now) {
+            if (!c.timerArmed) {
+                m_timers.push(Timer { due, &c });
+                c.timerArmed = true;
+            }
+            break;
+        }
+        const bool measured = due >= m_warmupEndNs;
+        if (measured && m_plan.countLimited && c.quota == 0)
+            break;
+        const std::size_t before = c.out.size();
+        const std::uint32_t command = c.generator->appendNext(c.out);
+        if (command == RequestGenerator::kExhausted) {
+            c.exhausted = true;
+            break;
+        }
+        c.push(Connection::InFlight { due, now, command });
+        ++queued;
+        if (openLoop) {
+            c.nextDueNs += m_plan.intervalNs;
+            m_current.maxSendLagNs = std::max(m_current.maxSendLagNs, now - due);
+        }
+        if (measured) {
+            if (m_plan.countLimited)
+                --c.quota;
+            m_current.commands[command].bytesSent += c.out.size() - before;
+            if (!openLoop && c.lastReplyNs)
+                m_current.clientGap.record(now - c.lastReplyNs);
+        }
+    }
+    return queued;
+}
+
 void Worker::refill(Connection& c)
 {
-    if (m_plan.config->pipelineBatches && c.inflight > 0)
-        return;   // the batch is not complete yet
-    const std::uint64_t now = nowNs();
-    std::size_t count = c.sentAt.size() - c.inflight;
-    if (!issuingAllowed(now))
-        count = 0;
-    const bool measured = now >= m_warmupEndNs;
-    if (measured && m_plan.countLimited)
-        count = static_cast<std::size_t>(std::min<std::uint64_t>(count, c.quota));
-    if (count == 0) {
-        if (c.inflight == 0 && c.out.size() == c.outOffset)
-            finish(c);
+    // Closed loop, redis-benchmark style: the next batch goes out when the
+    // whole previous one is answered.
+    if (m_plan.config->pipelineBatches && m_plan.intervalNs == 0 && c.inflight > 0)
+        return;
+    const std::size_t queued = queueRequests(c, nowNs());
+    if (queued > 0) {
+        flush(c);
         return;
     }
-    const std::size_t before = c.out.size();
-    for (std::size_t i = 0; i < count; ++i) {
-        m_plan.command.appendTo(c.out, m_random);
-        c.push(now);
-    }
-    if (measured) {
-        if (m_plan.countLimited)
-            c.quota -= count;
-        m_current.bytesSent += c.out.size() - before;
-        if (c.lastReplyNs)
-            m_current.clientGap.recordN(now - c.lastReplyNs, count);
-    }
-    flush(c);
+    if (c.inflight == 0 && c.out.size() == c.outOffset && !c.timerArmed)
+        finish(c);
 }
 
 void Worker::flush(Connection& c)
@@ -467,27 +575,20 @@ void Worker::reconnect(Connection& c)
     m_loop.remove(c.fd);
     ::close(c.fd);
     c.fd = -1;
+    c.out.clear();
+    c.outOffset = 0;
     const std::uint64_t now = nowNs();
-    std::size_t count = issuingAllowed(now) ? c.sentAt.size() : 0;
-    const bool measured = now >= m_warmupEndNs;
-    if (measured && m_plan.countLimited)
-        count = static_cast<std::size_t>(std::min<std::uint64_t>(count, c.quota));
-    if (count == 0) {
+    if (queueRequests(c, now) == 0) {
+        if (c.timerArmed) {
+            c.state = Connection::State::Running;   // open loop: reconnect when due
+            return;
+        }
         c.state = Connection::State::Done;
         --m_open;
         return;
     }
-    c.out.clear();
-    for (std::size_t i = 0; i < count; ++i) {
-        m_plan.command.appendTo(c.out, m_random);
-        c.push(now);
-    }
-    if (measured) {
-        if (m_plan.countLimited)
-            c.quota -= count;
-        m_current.bytesSent += c.out.size();
+    if (now >= m_warmupEndNs)
         ++m_current.reconnects;
-    }
     openConnection(c, now);
 }
 

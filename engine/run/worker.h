@@ -1,13 +1,14 @@
 #pragma once
 // One benchmark worker: an event-loop thread that owns its connections,
-// scanners, random generator and interval statistics. Nothing else touches
-// them; the controller talks to it only through the synchronised members
-// below (start/stop signals, the outbox of interval data).
+// request generators and interval statistics. Nothing else touches them; the
+// controller talks to it only through the synchronised members below
+// (start/stop signals, the outbox of interval data).
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -15,18 +16,36 @@
 #include "engine/net/socket_address.h"
 #include "engine/run/run_config.h"
 #include "engine/stats/interval_stats.h"
-#include "engine/workload/command_template.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 
+// Lets the controller sleep until a tick is due or a worker has ended.
+class CompletionSignal {
+public:
+    void notify();
+    // Waits until `deadline` or a notify() since the last wait; true if notified.
+    bool waitUntil(std::chrono::steady_clock::time_point deadline);
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    bool m_notified = false;
+};
+
 struct WorkerPlan {
     const RunConfig* config = nullptr;
-    CommandTemplate command;
+    std::shared_ptr<const RequestGeneratorFactory> generators;
+    std::size_t commandCount = 1;
     SocketAddress address;
-    std::vector<std::uint64_t> quotas;   // requests per connection (count mode); size = connections
+    // Per connection: its global index and its quota (count mode).
+    std::vector<std::size_t> connectionIndexes;
+    std::vector<std::uint64_t> quotas;
+    std::size_t totalConnections = 1;
     bool countLimited = true;
     bool idle = false;                   // -I: connect, then only wait
+    std::uint64_t intervalNs = 0;        // open loop: per-connection request interval; 0 = closed loop
     std::uint64_t seed = 1;
+    CompletionSignal* completion = nullptr;
 };
 
 class Worker {
@@ -45,7 +64,7 @@ public:
     Phase phase() const;
     std::string failure() const;
     // Releases the worker into its measured phase. Times are steady-clock ns.
-    void start(std::uint64_t warmupEndNs, std::uint64_t endNs);
+    void start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs);
     void requestStop();     // stop issuing, drain what is in flight
     void requestCancel();   // close everything now
     // Moves the data gathered since the last call into `into`.
@@ -55,11 +74,19 @@ public:
 
 private:
     struct Connection;
+    struct Timer {
+        std::uint64_t dueNs;
+        Connection* connection;
+        bool operator>(const Timer& other) const { return dueNs > other.dueNs; }
+    };
 
+    void connectPhase();
+    void measuredPhase();
     bool openConnection(Connection& c, std::uint64_t now);
     void onEvent(Connection& c, std::uint32_t events);
     void onConnected(Connection& c);
     void onReadable(Connection& c);
+    std::size_t queueRequests(Connection& c, std::uint64_t now);
     void refill(Connection& c);
     void flush(Connection& c);
     void reconnect(Connection& c);
@@ -69,23 +96,26 @@ private:
     void publish();
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
+    void runDueTimers(std::uint64_t now);
+    int waitForEvents(epoll_event* events, int capacity, std::uint64_t untilNs);
 
     WorkerPlan m_plan;
     EventLoop m_loop;
     std::vector<std::unique_ptr<Connection>> m_connections;
     std::vector<std::vector<std::string>> m_setup;
     std::string m_setupBytes;
-    FastRandom m_random;
     IntervalStats m_current;            // worker thread only
     std::vector<char> m_readBuffer;
+    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;   // open loop
     std::size_t m_open = 0;             // connections not finished
     std::size_t m_connecting = 0;       // connections before their first benchmark send
+    std::uint64_t m_startNs = 0;
     std::uint64_t m_warmupEndNs = 0;
     std::uint64_t m_endNs = 0;          // 0 = no time limit
+    std::uint64_t m_connectTimeoutNs = 0;
     bool m_draining = false;
     bool m_failed = false;              // worker thread's view of Phase::Failed
     std::uint64_t m_drainDeadlineNs = 0;
-    std::uint64_t m_connectDeadlineNs = 0;
 
     mutable std::mutex m_mutex;         // guards everything below
     std::condition_variable m_changed;

@@ -4,9 +4,27 @@
 
 namespace tacho::engine {
 
+void CommandCounters::mergeFrom(const CommandCounters& other)
+{
+    latency.add(other.latency);
+    uncorrected.add(other.uncorrected);
+    requests += other.requests;
+    errors += other.errors;
+    hits += other.hits;
+    misses += other.misses;
+    bytesSent += other.bytesSent;
+    bytesReceived += other.bytesReceived;
+}
+
+void CommandCounters::clear()
+{
+    latency.reset();
+    uncorrected.reset();
+    requests = errors = hits = misses = bytesSent = bytesReceived = 0;
+}
+
 void IntervalStats::noteError(ErrorKind kind, std::string_view text)
 {
-    ++errors;
     ++errorsByKind[static_cast<std::size_t>(kind)];
     lastError.assign(text);
     if (distinctErrors.size() < kMaxDistinctErrors
@@ -16,17 +34,15 @@ void IntervalStats::noteError(ErrorKind kind, std::string_view text)
 
 void IntervalStats::mergeFrom(const IntervalStats& other)
 {
-    latency.add(other.latency);
+    if (commands.size() < other.commands.size())
+        commands.resize(other.commands.size());
+    for (std::size_t i = 0; i < other.commands.size(); ++i)
+        commands[i].mergeFrom(other.commands[i]);
     clientGap.add(other.clientGap);
-    requests += other.requests;
-    errors += other.errors;
-    hits += other.hits;
-    misses += other.misses;
-    bytesSent += other.bytesSent;
-    bytesReceived += other.bytesReceived;
     reconnects += other.reconnects;
     connectErrors += other.connectErrors;
     warmupRequests += other.warmupRequests;
+    maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
         errorsByKind[i] += other.errorsByKind[i];
@@ -40,14 +56,38 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
 
 void IntervalStats::clear()
 {
-    latency.reset();
+    for (auto& command : commands)
+        command.clear();
     clientGap.reset();
-    requests = errors = hits = misses = bytesSent = bytesReceived = 0;
-    reconnects = connectErrors = warmupRequests = 0;
+    reconnects = connectErrors = warmupRequests = maxSendLagNs = 0;
     lastReplyNs = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();
     lastError.clear();
+}
+
+std::uint64_t IntervalStats::requests() const
+{
+    std::uint64_t n = 0;
+    for (const auto& command : commands)
+        n += command.requests;
+    return n;
+}
+
+std::uint64_t IntervalStats::errors() const
+{
+    std::uint64_t n = 0;
+    for (const auto& command : commands)
+        n += command.errors;
+    return n;
+}
+
+CommandCounters IntervalStats::total() const
+{
+    CommandCounters sum;
+    for (const auto& command : commands)
+        sum.mergeFrom(command);
+    return sum;
 }
 
 } // namespace tacho::engine

@@ -12,21 +12,33 @@
 
 namespace tacho::engine {
 
-struct IntervalStats {
-    static constexpr std::size_t kErrorKinds = static_cast<std::size_t>(ErrorKind::ExecAbort) + 1;
-    static constexpr std::size_t kMaxDistinctErrors = 5;
-
-    LatencyHistogram latency;        // request latency, ns
-    LatencyHistogram clientGap;      // reply → next send inside the client, ns
+// One command of the test's mix.
+struct CommandCounters {
+    LatencyHistogram latency;        // ns; open loop: from the due time
+    LatencyHistogram uncorrected;    // ns; open loop only: from the actual send
     std::uint64_t requests = 0;      // measured replies (errors included)
     std::uint64_t errors = 0;
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
+
+    void mergeFrom(const CommandCounters& other);
+    void clear();
+};
+
+struct IntervalStats {
+    static constexpr std::size_t kErrorKinds = static_cast<std::size_t>(ErrorKind::ExecAbort) + 1;
+    static constexpr std::size_t kMaxDistinctErrors = 5;
+
+    explicit IntervalStats(std::size_t commandCount = 1) : commands(commandCount) {}
+
+    std::vector<CommandCounters> commands;
+    LatencyHistogram clientGap;      // reply → next send inside the client, ns
     std::uint64_t reconnects = 0;
     std::uint64_t connectErrors = 0;
     std::uint64_t warmupRequests = 0;
+    std::uint64_t maxSendLagNs = 0;  // open loop: latest send behind its due time
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
     std::array<std::uint64_t, kErrorKinds> errorsByKind {};
     std::vector<std::string> distinctErrors;   // first distinct messages
@@ -35,6 +47,11 @@ struct IntervalStats {
     void noteError(ErrorKind kind, std::string_view text);
     void mergeFrom(const IntervalStats& other);
     void clear();
+
+    // Sums over the commands.
+    std::uint64_t requests() const;
+    std::uint64_t errors() const;
+    CommandCounters total() const;
 };
 
 } // namespace tacho::engine

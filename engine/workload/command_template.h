@@ -45,6 +45,15 @@ private:
 class FastRandom {
 public:
     explicit FastRandom(std::uint64_t seed) : m_state(seed) {}
+    // An independent generator for stream `stream` of one seed. Seeding with
+    // seed + k would only shift one sequence by k steps (splitmix64 walks its
+    // state by a constant), so the start state is scrambled first.
+    static FastRandom forStream(std::uint64_t seed, std::uint64_t stream)
+    {
+        FastRandom mixer(seed ^ (stream * 0xd1b54a32d192ed03ULL));
+        mixer();
+        return FastRandom(mixer());
+    }
     std::uint64_t operator()()
     {
         std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);

@@ -1,0 +1,38 @@
+#pragma once
+// What a connection sends next. One generator per connection, used only by
+// the worker thread that owns the connection. Workloads (redis-benchmark's
+// tests, memtier's mixes) provide a factory; the worker knows nothing else
+// about them.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tacho::engine {
+
+class RequestGenerator {
+public:
+    static constexpr std::uint32_t kExhausted = UINT32_MAX;
+
+    virtual ~RequestGenerator() = default;
+    // Appends the next request to `out` and returns the index of its command
+    // in the factory's commandNames(), or kExhausted when this connection has
+    // nothing more to send (e.g. every key of its slice written).
+    virtual std::uint32_t appendNext(std::string& out) = 0;
+};
+
+class RequestGeneratorFactory {
+public:
+    virtual ~RequestGeneratorFactory() = default;
+    virtual std::unique_ptr<RequestGenerator> create(std::size_t connectionIndex, std::size_t connectionCount,
+                                                     std::uint64_t seed) const = 0;
+    // Names for per-command statistics ("SET", "GET"), in command-index order.
+    virtual std::vector<std::string> commandNames() const = 0;
+    // INFO commandstats names whose calls add up to the requests sent
+    // ("set", "get"), for the server cross-check.
+    virtual std::vector<std::string> commandStatNames() const = 0;
+    // A one-line description for reports and run files.
+    virtual std::string describe() const = 0;
+};
+
+} // namespace tacho::engine

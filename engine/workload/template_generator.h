@@ -1,0 +1,28 @@
+#pragma once
+// The generator of redis-benchmark's tests and custom commands: one command
+// template, "__rand_int__" drawn uniformly from the keyspace.
+#include <memory>
+
+#include "engine/run/run_config.h"
+#include "engine/workload/command_template.h"
+#include "engine/workload/request_generator.h"
+
+namespace tacho::engine {
+
+class TemplateGeneratorFactory final : public RequestGeneratorFactory {
+public:
+    TemplateGeneratorFactory(const TestSpec& spec, std::uint64_t keyspace);
+
+    std::unique_ptr<RequestGenerator> create(std::size_t connectionIndex, std::size_t connectionCount,
+                                             std::uint64_t seed) const override;
+    std::vector<std::string> commandNames() const override { return { m_name }; }
+    std::vector<std::string> commandStatNames() const override { return { m_statName }; }
+    std::string describe() const override { return m_name; }
+
+private:
+    std::shared_ptr<const CommandTemplate> m_template;
+    std::string m_name;
+    std::string m_statName;
+};
+
+} // namespace tacho::engine
