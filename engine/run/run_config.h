@@ -83,6 +83,18 @@ struct RunConfig {
     bool idle = false;                   // -I: open connections and wait
     bool showErrors = false;             // -e: print server errors (at most one per second)
     int connectTimeoutMs = 5000;
+
+    // Connection lifecycle (memtier's options; the worker honours them).
+    std::uint64_t reconnectInterval = 0; // reconnect a connection after this many requests (0 = never)
+    bool reconnectOnError = false;       // a lost connection is re-established instead of failing the test
+    int maxReconnectAttempts = 0;        // per loss; 0 = unlimited while the test runs
+    double reconnectBackoffFactor = 2;   // delay multiplier between attempts (first delay 100 ms)
+
+    // Staircase ramp: start with rampStartConnections, add rampStep every
+    // rampStepSeconds until `connections` (0 = all at once).
+    int rampStartConnections = 0;
+    int rampStep = 0;
+    double rampStepSeconds = 0;
     double tickSeconds = 0.1;            // interval snapshot period
 };
 
