@@ -31,10 +31,19 @@ SyncClient::~SyncClient() { close(); }
 
 void SyncClient::close()
 {
+    if (m_tls.valid()) {
+        m_tls.shutdown();
+        m_tls = TlsSession();
+    }
     if (m_fd >= 0)
         ::close(m_fd);
     m_fd = -1;
     m_buffer.clear();
+    m_tlsConfirmed = false;
+    if (m_ownTlsContext) {
+        m_tlsContext.reset();
+        m_ownTlsContext = false;
+    }
 }
 
 bool SyncClient::open(const RunConfig& config, std::string* error)
@@ -80,11 +89,17 @@ bool SyncClient::open(const RunConfig& config, std::string* error)
         int one = 1;
         setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
+    if (config.endpoint.tls && !startTls(config, error)) {
+        close();
+        return false;
+    }
 
     for (const auto& setup : sessionSetupCommands(config)) {
         auto reply = command(setup, error);
-        if (!reply)
+        if (!reply) {
+            close();
             return false;
+        }
         if (reply->isError()) {
             if (error)
                 *error = describeSetupFailure(setup, reply->text);
@@ -95,22 +110,143 @@ bool SyncClient::open(const RunConfig& config, std::string* error)
     return true;
 }
 
+bool SyncClient::startTls(const RunConfig& config, std::string* error)
+{
+    if (!m_tlsContext) {
+        m_tlsContext = TlsContext::create(config.endpoint.tlsSettings, error);
+        if (!m_tlsContext)
+            return false;
+        m_ownTlsContext = true;
+    }
+    const std::string host = config.endpoint.unixSocket.empty() ? config.endpoint.host : std::string();
+    m_tls = TlsSession(*m_tlsContext, m_fd, host);
+    const std::string prefix = "TLS handshake with " + m_where + " failed: ";
+    const auto deadline = Clock::now() + std::chrono::milliseconds(m_timeoutMs);
+    for (;;) {
+        const TlsSession::Status status = m_tls.handshake();
+        if (status == TlsSession::Status::Ok)
+            return true;
+        if (status != TlsSession::Status::WantRead && status != TlsSession::Status::WantWrite) {
+            if (error)
+                *error = prefix + m_tls.failure();
+            return false;
+        }
+        pollfd p { m_fd, static_cast<short>(status == TlsSession::Status::WantRead ? POLLIN : POLLOUT), 0 };
+        const int ready = ::poll(&p, 1, remainingMs(deadline));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0) {
+            // Nothing back at all is the classic sign of a plain port: it waits
+            // for a line that a ClientHello never ends.
+            if (error)
+                *error = prefix
+                         + (m_tls.bytesReceived() == 0
+                                ? "the server did not answer with TLS within " + std::to_string(m_timeoutMs)
+                                      + " ms (wrong port, or TLS not enabled?)"
+                                : "no progress within " + std::to_string(m_timeoutMs) + " ms");
+            return false;
+        }
+    }
+}
+
+std::string SyncClient::tlsLost(const std::string& what) const
+{
+    // Until a reply arrives the server may still refuse us (TLS 1.3 checks the
+    // client certificate after our side of the handshake is done): that is a
+    // handshake failure to the user, not a lost connection.
+    if (!m_tlsConfirmed)
+        return "TLS handshake with " + m_where + " failed: " + m_tls.failure();
+    return what + ": " + m_tls.failure();
+}
+
+long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::string* error)
+{
+    if (m_tls.valid()) {
+        TlsSession::Status status;
+        const long n = m_tls.read(data, size, status);
+        switch (status) {
+        case TlsSession::Status::Ok:
+            return n;
+        case TlsSession::Status::WantRead:
+            waitFor = POLLIN;
+            return 0;
+        case TlsSession::Status::WantWrite:
+            waitFor = POLLOUT;
+            return 0;
+        case TlsSession::Status::Closed:
+            if (error)
+                *error = tlsLost("server " + m_where + " closed the connection");
+            return -1;
+        case TlsSession::Status::Failed:
+            if (error)
+                *error = tlsLost("lost connection to " + m_where);
+            return -1;
+        }
+    }
+    const ssize_t n = ::recv(m_fd, data, size, 0);
+    if (n > 0)
+        return n;
+    if (n == 0) {
+        if (error)
+            *error = "server " + m_where + " closed the connection";
+        return -1;
+    }
+    if (errno == EAGAIN || errno == EINTR) {
+        waitFor = POLLIN;
+        return 0;
+    }
+    if (error)
+        *error = "lost connection to " + m_where + ": " + errnoText(errno);
+    return -1;
+}
+
+long SyncClient::sendSome(const char* data, std::size_t size, short& waitFor, std::string* error)
+{
+    if (m_tls.valid()) {
+        TlsSession::Status status;
+        const long n = m_tls.write(data, size, status);
+        switch (status) {
+        case TlsSession::Status::Ok:
+            return n;
+        case TlsSession::Status::WantRead:
+            waitFor = POLLIN;
+            return 0;
+        case TlsSession::Status::WantWrite:
+            waitFor = POLLOUT;
+            return 0;
+        case TlsSession::Status::Closed:
+        case TlsSession::Status::Failed:
+            if (error)
+                *error = tlsLost("lost connection to " + m_where);
+            return -1;
+        }
+    }
+    const ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
+    if (n > 0)
+        return n;
+    if (n < 0 && errno != EAGAIN && errno != EINTR) {
+        if (error)
+            *error = "lost connection to " + m_where + ": " + errnoText(errno);
+        return -1;
+    }
+    waitFor = POLLOUT;
+    return 0;
+}
+
 bool SyncClient::sendAll(const std::string& bytes, std::string* error)
 {
     const auto deadline = Clock::now() + std::chrono::milliseconds(m_timeoutMs);
     std::size_t sent = 0;
     while (sent < bytes.size()) {
-        const ssize_t n = ::send(m_fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+        short waitFor = POLLOUT;
+        const long n = sendSome(bytes.data() + sent, bytes.size() - sent, waitFor, error);
         if (n > 0) {
             sent += static_cast<std::size_t>(n);
             continue;
         }
-        if (n < 0 && errno != EAGAIN && errno != EINTR) {
-            if (error)
-                *error = "lost connection to " + m_where + ": " + errnoText(errno);
+        if (n < 0)
             return false;
-        }
-        pollfd p { m_fd, POLLOUT, 0 };
+        pollfd p { m_fd, waitFor, 0 };
         if (::poll(&p, 1, remainingMs(deadline)) <= 0) {
             if (error)
                 *error = "timed out writing to " + m_where;
@@ -129,6 +265,7 @@ std::optional<RespValue> SyncClient::readReply(std::string* error)
         const long long used = decodeValue(m_buffer, value, &decodeError);
         if (used > 0) {
             m_buffer.erase(0, static_cast<std::size_t>(used));
+            m_tlsConfirmed = true;
             return value;
         }
         if (used < 0) {
@@ -136,27 +273,26 @@ std::optional<RespValue> SyncClient::readReply(std::string* error)
                 *error = "protocol error from " + m_where + ": " + decodeError;
             return std::nullopt;
         }
-        pollfd p { m_fd, POLLIN, 0 };
-        if (::poll(&p, 1, remainingMs(deadline)) <= 0) {
+        // Read first, poll only when nothing is there: TLS may already hold
+        // the bytes in its own buffer, where poll() cannot see them.
+        char chunk[16384];
+        short waitFor = POLLIN;
+        const long n = receiveSome(chunk, sizeof chunk, waitFor, error);
+        if (n > 0) {
+            m_buffer.append(chunk, static_cast<std::size_t>(n));
+            continue;
+        }
+        if (n < 0)
+            return std::nullopt;
+        pollfd p { m_fd, waitFor, 0 };
+        const int ready = ::poll(&p, 1, remainingMs(deadline));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0) {
             if (error)
                 *error = "no reply from " + m_where + " within " + std::to_string(m_timeoutMs) + " ms";
             return std::nullopt;
         }
-        char chunk[16384];
-        const ssize_t n = ::recv(m_fd, chunk, sizeof chunk, 0);
-        if (n == 0) {
-            if (error)
-                *error = "server " + m_where + " closed the connection";
-            return std::nullopt;
-        }
-        if (n < 0) {
-            if (errno == EAGAIN || errno == EINTR)
-                continue;
-            if (error)
-                *error = "lost connection to " + m_where + ": " + errnoText(errno);
-            return std::nullopt;
-        }
-        m_buffer.append(chunk, static_cast<std::size_t>(n));
     }
 }
 

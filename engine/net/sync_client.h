@@ -1,11 +1,13 @@
 #pragma once
 // A blocking RESP client for the control plane (probing the server, INFO,
 // CONFIG GET, commandstats). Every call is bounded by a timeout. Never used
-// for benchmark traffic.
+// for benchmark traffic. Speaks TLS when config.endpoint.tls is set.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/net/tls_session.h"
 #include "engine/resp/resp_value.h"
 #include "engine/run/run_config.h"
 
@@ -18,9 +20,23 @@ public:
     SyncClient(const SyncClient&) = delete;
     SyncClient& operator=(const SyncClient&) = delete;
 
-    // Connects and runs the session setup (auth, HELLO, SELECT). On failure
-    // returns false with a specific message.
+    // Connects (with TLS: and completes the handshake, within the connect
+    // timeout once more) and runs the session setup (auth, HELLO, SELECT). On
+    // failure returns false with a specific message; TLS failures read "TLS
+    // handshake with HOST:PORT failed: <reason>", also when the server rejects
+    // the handshake only after it completed on our side (TLS 1.3 client
+    // certificates) and the first reply is an alert.
     bool open(const RunConfig& config, std::string* error);
+    // TLS: use this context (e.g. the run's, to share its session for
+    // resumption) instead of building one from config.endpoint.tlsSettings
+    // at each open(). nullptr goes back to building one.
+    void setTlsContext(std::shared_ptr<TlsContext> context)
+    {
+        m_tlsContext = std::move(context);
+        m_ownTlsContext = false;
+    }
+    // The TLS session of the open connection; nullptr without TLS.
+    const TlsSession* tlsSession() const { return m_tls.valid() ? &m_tls : nullptr; }
     // Sends one command and waits for its reply. nullopt on I/O failure or
     // timeout (with message); an error reply is returned as a value.
     std::optional<RespValue> command(const std::vector<std::string>& args, std::string* error);
@@ -28,10 +44,20 @@ public:
     bool isOpen() const { return m_fd >= 0; }
 
 private:
+    bool startTls(const RunConfig& config, std::string* error);
     bool sendAll(const std::string& bytes, std::string* error);
     std::optional<RespValue> readReply(std::string* error);
+    // Non-blocking I/O over TCP or TLS: > 0 bytes; 0 = nothing now, wait for
+    // `waitFor` (POLLIN/POLLOUT); -1 = failed or closed, with *error set.
+    long receiveSome(char* data, std::size_t size, short& waitFor, std::string* error);
+    long sendSome(const char* data, std::size_t size, short& waitFor, std::string* error);
+    std::string tlsLost(const std::string& what) const;
 
     int m_fd = -1;
+    std::shared_ptr<TlsContext> m_tlsContext;   // given by setTlsContext(), else per open()
+    bool m_ownTlsContext = false;                // built by open(): dropped by close()
+    TlsSession m_tls;
+    bool m_tlsConfirmed = false;                 // a reply arrived over TLS: the server accepted us
     int m_timeoutMs = 5000;
     std::string m_where;
     std::string m_buffer;

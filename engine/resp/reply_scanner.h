@@ -67,7 +67,7 @@ struct ReplyInfo {
 
 class ReplyScanner {
 public:
-    static constexpr std::size_t kMaxDepth = 64;        // nesting limit
+    static constexpr std::size_t kMaxDepth = 32;        // nesting limit
     static constexpr std::size_t kMaxErrorText = 255;   // kept bytes of an error line
 
     // Scans `input`, calling onReply(const ReplyInfo&) for each top-level
@@ -92,8 +92,9 @@ private:
     // An open aggregate: how many child values it still expects. Attribute
     // frames do not count as a value in their parent when they close.
     struct Frame {
-        std::uint64_t remaining;
-        bool attribute;
+        // Packed: a scanner lives in every connection (10,000 of them).
+        std::uint64_t remaining : 63;
+        std::uint64_t attribute : 1;
     };
     enum class State : std::uint8_t {
         Type,     // expecting a type byte

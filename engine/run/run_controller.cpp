@@ -1,6 +1,8 @@
 #include "engine/run/run_controller.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <sys/resource.h>
 #include <chrono>
 #include <thread>
 
@@ -47,6 +49,28 @@ IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
     p.max = all.max();
     p.mean = all.mean();
     return p;
+}
+
+// Raises the soft open-files limit to what `connections` need (up to the
+// hard limit); says clearly when the hard limit is too low.
+bool ensureFileLimit(std::uint64_t connections, std::string* error)
+{
+    const rlim_t needed = static_cast<rlim_t>(connections + 64);   // + control socket, epoll, stdio
+    rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= needed)
+        return true;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < needed) {
+        *error = std::to_string(connections) + " connections need " + std::to_string(needed)
+            + " open files, but the hard limit is " + std::to_string(limit.rlim_max)
+            + ": raise it (ulimit -Hn, or LimitNOFILE / limits.conf) or use fewer connections";
+        return false;
+    }
+    limit.rlim_cur = needed;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        *error = "cannot raise the open-files limit to " + std::to_string(needed) + ": " + errnoText(errno);
+        return false;
+    }
+    return true;
 }
 
 std::uint64_t seedFor(const RunConfig& config)
@@ -128,6 +152,12 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     if (probe && probe->isOpen() && !m_config.idle)
         statsBefore = readCommandStats(*probe, &error);
 
+    if (!ensureFileLimit(static_cast<std::uint64_t>(std::max(1, m_config.connections)), &error)) {
+        test.status = RunStatus::Failed;
+        test.failure = error;
+        return test;
+    }
+
     SocketAddress address;
     if (!resolveEndpoint(m_config.endpoint, address, &error)) {
         test.status = RunStatus::Failed;
@@ -184,7 +214,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 thread.join();
     };
 
-    // Connect phase, bounded by the connect timeout (workers enforce it too).
+    // Connect phase, bounded by the connect timeout (workers enforce it).
+    const std::uint64_t connectStartNs = nowNs();
     for (auto& worker : workers) {
         Worker::Phase phase = Worker::Phase::Connecting;
         while ((phase = worker->waitUntilConnected(100)) == Worker::Phase::Connecting && !m_cancel.load()) {}
@@ -198,6 +229,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     }
 
     const std::uint64_t startNs = nowNs();
+    test.connectSeconds = static_cast<double>(startNs - connectStartNs) / 1e9;
     const std::uint64_t warmupEndNs = startNs + static_cast<std::uint64_t>(std::max(0.0, m_config.warmupSeconds) * 1e9);
     const std::uint64_t endNs = m_config.durationSeconds > 0
         ? warmupEndNs + static_cast<std::uint64_t>(m_config.durationSeconds * 1e9)

@@ -78,6 +78,7 @@ struct TestResult {
     std::map<std::string, std::uint64_t> errorsByKind;   // "WRONGTYPE" → n
     std::vector<std::string> firstErrors;                // first distinct messages (≤ 5)
     double seconds = 0;                  // measured wall time (warm-up excluded)
+    double connectSeconds = 0;           // connect phase: all connections opened and set up
     double warmupSeconds = 0;
     std::uint64_t warmupRequests = 0;
     LatencyHistogram latency;            // request latency, ns (open loop: from the due time)

@@ -31,6 +31,20 @@ QString describe(const CliResult& r)
         .arg(r.exitCode).arg(r.timedOut).arg(QString::fromUtf8(r.out.left(4000)), QString::fromUtf8(r.err.left(4000)));
 }
 
+RedisServer::Options withPassword(const QString& password)
+{
+    RedisServer::Options options;
+    options.password = password;
+    return options;
+}
+
+RedisServer::Options withUnixSocket()
+{
+    RedisServer::Options options;
+    options.unixSocket = true;
+    return options;
+}
+
 QJsonObject readJson(const QString& path)
 {
     QFile file(path);
@@ -190,7 +204,7 @@ private slots:
 
     void runFileHoldsTheRunWithoutSecrets()
     {
-        RedisServer server(RedisServer::Options { {}, false, "s3cret-Pa55", 65535 });
+        RedisServer server(withPassword("s3cret-Pa55"));
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
@@ -215,7 +229,7 @@ private slots:
 
     void authenticationFailuresAreSpecific()
     {
-        RedisServer server(RedisServer::Options { {}, false, "right-pw", 65535 });
+        RedisServer server(withPassword("right-pw"));
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         const QStringList base = { "redis-benchmark", "-p", QString::number(server.port()), "-t", "ping", "-n", "100", "-q" };
@@ -238,7 +252,7 @@ private slots:
 
     void unixSocketDatabaseAndResp3()
     {
-        RedisServer server(RedisServer::Options { {}, true, {}, 65535 });
+        RedisServer server(withUnixSocket());
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         CliResult r = runCli({ "redis-benchmark", "-s", server.unixSocketPath(), "--dbnum", "3", "-3",
