@@ -49,6 +49,9 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
     w.field("seed", c.seed);
     w.field("seedGiven", c.seedGiven);
     w.field("valueSize", c.valueSize);
+    w.field("rate", c.rate);
+    w.field("ratePerConnection", c.ratePerConnection);
+    w.field("pipelineBatches", c.pipelineBatches);
     w.key("tests").beginArray();
     for (const TestSpec& t : c.tests) {
         w.beginObject();
@@ -60,6 +63,8 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
         w.field("inline", t.inlineProtocol);
         w.field("commandStatName", t.commandStatName);
         w.field("keysPerRequest", t.keysPerRequest);
+        if (t.generator)
+            w.field("workload", t.generator->describe());
         w.endObject();
     }
     w.endArray();
@@ -94,6 +99,19 @@ void writeEnvironment(JsonWriter& w, const Environment& e)
     w.endObject();
 }
 
+void writeLatencySummary(JsonWriter& w, const char* key, const LatencyHistogram& h)
+{
+    w.key(key).beginObject();
+    w.field("avg", h.mean() / kNsPerMs);
+    w.field("min", ms(h.min()));
+    w.field("p50", ms(h.valueAtPercentile(50)));
+    w.field("p95", ms(h.valueAtPercentile(95)));
+    w.field("p99", ms(h.valueAtPercentile(99)));
+    w.field("p999", ms(h.valueAtPercentile(99.9)));
+    w.field("max", ms(h.max()));
+    w.endObject();
+}
+
 void writeTest(JsonWriter& w, const TestResult& t)
 {
     w.beginObject();
@@ -121,16 +139,16 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.field("warmupRequests", t.warmupRequests);
     w.field("requestsPerSecond", t.requestsPerSecond());
 
+    w.field("connectSeconds", t.connectSeconds);
     const LatencyHistogram& h = t.latency;
-    w.key("latencyMs").beginObject();
-    w.field("avg", h.mean() / kNsPerMs);
-    w.field("min", ms(h.min()));
-    w.field("p50", ms(h.valueAtPercentile(50)));
-    w.field("p95", ms(h.valueAtPercentile(95)));
-    w.field("p99", ms(h.valueAtPercentile(99)));
-    w.field("p999", ms(h.valueAtPercentile(99.9)));
-    w.field("max", ms(h.max()));
-    w.endObject();
+    writeLatencySummary(w, "latencyMs", h);
+    // Open loop: latency from the due time above, from the actual send here.
+    w.field("targetRate", t.targetRate);
+    if (t.targetRate > 0) {
+        writeLatencySummary(w, "uncorrectedLatencyMs", t.uncorrectedLatency);
+        w.field("uncorrectedHistogram", t.uncorrectedLatency.toCompressedBase64());
+        w.field("maxSendLagMs", ms(t.maxSendLagNs));
+    }
     w.key("clientGapMs").beginObject();
     w.field("avg", t.clientGap.mean() / kNsPerMs);
     w.field("p50", ms(t.clientGap.valueAtPercentile(50)));
@@ -139,6 +157,24 @@ void writeTest(JsonWriter& w, const TestResult& t)
     // HdrHistogram V2 compressed, values in microseconds.
     w.field("histogram", h.toCompressedBase64());
     w.field("histogramUnit", "us");
+
+    w.key("commands").beginArray();
+    for (const CommandResult& command : t.commands) {
+        w.beginObject();
+        w.field("name", command.name);
+        w.field("requests", command.requests);
+        w.field("errors", command.errors);
+        w.field("hits", command.hits);
+        w.field("misses", command.misses);
+        w.field("bytesSent", command.bytesSent);
+        w.field("bytesReceived", command.bytesReceived);
+        writeLatencySummary(w, "latencyMs", command.latency);
+        w.field("histogram", command.latency.toCompressedBase64());
+        if (t.targetRate > 0)
+            writeLatencySummary(w, "uncorrectedLatencyMs", command.uncorrectedLatency);
+        w.endObject();
+    }
+    w.endArray();
 
     w.key("intervals").beginArray();
     for (const IntervalPoint& p : t.intervals) {
@@ -157,6 +193,19 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("p999Ms", ms(p.p999));
         w.field("maxMs", ms(p.max));
         w.field("avgMs", p.mean / kNsPerMs);
+        if (p.commands.size() > 1) {
+            w.key("commands").beginArray();
+            for (const CommandInterval& c : p.commands) {
+                w.beginObject();
+                w.field("requests", c.requests);
+                w.field("errors", c.errors);
+                w.field("p50Ms", ms(c.p50));
+                w.field("p99Ms", ms(c.p99));
+                w.field("avgMs", c.mean / kNsPerMs);
+                w.endObject();
+            }
+            w.endArray();
+        }
         w.endObject();
     }
     w.endArray();
