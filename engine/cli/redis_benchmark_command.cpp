@@ -1,5 +1,6 @@
 #include "engine/cli/redis_benchmark_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -96,7 +97,9 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     bool headerPrinted = false;
     controller.onTestFinished([&](const TestResult& test, const Environment& environment) {
         clearProgress();
-        if (config.idle)
+        // A test that failed before sending anything has no report, only
+        // its error (printed once at the end).
+        if (config.idle || (test.status == RunStatus::Failed && test.requests == 0))
             return;
         if (style == ReportStyle::Csv && !headerPrinted) {
             out << csvHeader();
@@ -112,7 +115,9 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     const RunResult result = controller.run();
     clearProgress();
 
-    if (style != ReportStyle::Csv && !config.idle && !result.tests.empty())
+    const bool anyMeasured = std::any_of(result.tests.begin(), result.tests.end(),
+                                         [](const TestResult& test) { return test.requests > 0; });
+    if (style != ReportStyle::Csv && !config.idle && anyMeasured)
         out << crossCheckSummary(result);
     out << std::flush;
 
