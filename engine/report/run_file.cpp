@@ -125,6 +125,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.field("bytesReceived", t.bytesReceived);
     w.field("connectErrors", t.connectErrors);
     w.field("reconnects", t.reconnects);
+    w.field("unanswered", t.unanswered);
     w.field("clampedLatencies", t.clampedLatencies);
     w.key("errorsByKind").beginObject();
     for (const auto& [kind, count] : t.errorsByKind)
@@ -188,6 +189,8 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("bytesSent", p.bytesSent);
         w.field("bytesReceived", p.bytesReceived);
         w.field("reconnects", p.reconnects);
+        w.field("connectErrors", p.connectErrors);
+        w.field("unanswered", p.unanswered);
         w.field("p50Ms", ms(p.p50));
         w.field("p99Ms", ms(p.p99));
         w.field("p999Ms", ms(p.p999));

@@ -24,6 +24,8 @@ IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
     p.startSeconds = start;
     p.endSeconds = end;
     p.reconnects = stats.reconnects;
+    p.connectErrors = stats.connectErrors;
+    p.unanswered = stats.unanswered;
     LatencyHistogram all;
     for (const CommandCounters& command : stats.commands) {
         p.requests += command.requests;
@@ -71,6 +73,15 @@ bool ensureFileLimit(std::uint64_t connections, std::string* error)
         return false;
     }
     return true;
+}
+
+// Staircase ramp: connection k starts issuing after this long.
+std::uint64_t rampOffsetNs(const RunConfig& config, int k)
+{
+    if (config.rampStep <= 0 || config.rampStepSeconds <= 0 || k < config.rampStartConnections)
+        return 0;
+    const int step = (k - config.rampStartConnections) / config.rampStep + 1;
+    return static_cast<std::uint64_t>(step * config.rampStepSeconds * 1e9);
 }
 
 std::uint64_t seedFor(const RunConfig& config)
@@ -194,6 +205,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             : 0;
         WorkerPlan& plan = plans[static_cast<std::size_t>(k % workerCount)];
         plan.quotas.push_back(quota);
+        plan.activationOffsetsNs.push_back(rampOffsetNs(m_config, k));
         plan.connectionIndexes.push_back(static_cast<std::size_t>(k));
     }
 
@@ -314,6 +326,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     test.warmupSeconds = m_config.warmupSeconds;
     test.reconnects = total.reconnects;
     test.connectErrors = total.connectErrors;
+    test.unanswered = total.unanswered;
     test.warmupRequests = total.warmupRequests;
     test.maxSendLagNs = total.maxSendLagNs;
     for (std::size_t kind = 0; kind < IntervalStats::kErrorKinds; ++kind)

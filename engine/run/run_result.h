@@ -33,6 +33,8 @@ struct IntervalPoint {
     std::uint64_t bytesSent = 0;
     std::uint64_t bytesReceived = 0;
     std::uint64_t reconnects = 0;
+    std::uint64_t connectErrors = 0;
+    std::uint64_t unanswered = 0;
     // Latency of replies completed in this interval, ns.
     std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
     double mean = 0;
@@ -74,6 +76,7 @@ struct TestResult {
     std::uint64_t bytesReceived = 0;
     std::uint64_t connectErrors = 0;     // failed connects and lost connections
     std::uint64_t reconnects = 0;
+    std::uint64_t unanswered = 0;        // sent, then the connection broke (reconnect on error)
     std::uint64_t clampedLatencies = 0;  // latencies above the histogram range
     std::map<std::string, std::uint64_t> errorsByKind;   // "WRONGTYPE" → n
     std::vector<std::string> firstErrors;                // first distinct messages (≤ 5)

@@ -68,6 +68,10 @@ struct Worker::Connection {
     std::uint64_t lastReplyNs = 0;      // for the client gap
     std::uint64_t connectStartNs = 0;
     std::uint64_t nextDueNs = 0;        // open loop
+    std::uint64_t activeFromNs = 0;     // staircase ramp: issues nothing before this
+    std::uint64_t sentSinceConnect = 0; // for --reconnect-interval
+    int reconnectAttempts = 0;          // consecutive failed attempts after a loss
+    bool backingOff = false;            // waiting in the timer heap to reconnect
 
     void push(const InFlight& request)
     {
@@ -271,8 +275,10 @@ void Worker::measuredPhase()
     for (std::size_t i = 0; i < m_connections.size(); ++i) {
         Connection& c = *m_connections[i];
         c.state = Connection::State::Running;
+        c.activeFromNs = m_startNs + m_plan.activationOffsetsNs[i];
         if (m_plan.intervalNs)
-            c.nextDueNs = m_startNs + m_plan.intervalNs * m_plan.connectionIndexes[i] / std::max<std::size_t>(1, m_plan.totalConnections);
+            c.nextDueNs = c.activeFromNs
+                + m_plan.intervalNs * m_plan.connectionIndexes[i] / std::max<std::size_t>(1, m_plan.totalConnections);
         if (!m_plan.idle)
             refill(c);
     }
@@ -301,8 +307,8 @@ void Worker::measuredPhase()
         if (!m_draining && (m_stop.load(std::memory_order_relaxed) || (m_endNs && now >= m_endNs))) {
             m_draining = true;
             m_drainDeadlineNs = now + drainWindowNs;
-            for (auto& c : m_connections)   // idle connections and drained ones end here
-                if (c->state == Connection::State::Running && c->inflight == 0 && c->out.empty())
+            for (auto& c : m_connections)   // idle, backing-off and drained connections end here
+                if (c->state == Connection::State::Running && c->inflight == 0 && (c->out.empty() || c->backingOff))
                     finish(*c);
         }
         if (m_draining && now >= m_drainDeadlineNs) {
@@ -317,7 +323,8 @@ void Worker::measuredPhase()
                      + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
         }
         for (auto& c : m_connections)
-            if (c->state == Connection::State::Connecting && now - c->connectStartNs > m_connectTimeoutNs)
+            if ((c->state == Connection::State::Connecting || c->state == Connection::State::Setup)
+                && now - c->connectStartNs > m_connectTimeoutNs)
                 lose(*c, "reconnect timed out");
     }
 }
@@ -338,8 +345,19 @@ void Worker::runDueTimers(std::uint64_t now)
         Connection& c = *m_timers.top().connection;
         m_timers.pop();
         c.timerArmed = false;
-        if (c.state == Connection::State::Running)
-            refill(c);
+        if (c.state != Connection::State::Running)
+            continue;
+        if (c.backingOff) {
+            c.backingOff = false;
+            if (m_draining || !issuingAllowed(now)) {
+                finish(c);
+                continue;
+            }
+            ++m_current.reconnects;
+            openConnection(c, now);
+            continue;
+        }
+        refill(c);
     }
 }
 
@@ -364,10 +382,8 @@ bool Worker::openConnection(Connection& c, std::uint64_t now)
     c.out.insert(0, m_setupBytes);   // setup first, then any queued request
     c.outOffset = 0;
     if (::connect(c.fd, address.get(), address.length) != 0 && errno != EINPROGRESS) {
-        const int error = errno;
-        ++m_current.connectErrors;
-        fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + errnoText(error));
-        return false;
+        connectFailed(c, errnoText(errno));
+        return m_failed ? false : true;
     }
     c.writeArmed = true;
     m_loop.add(c.fd, EPOLLIN | EPOLLOUT, &c);
@@ -395,10 +411,10 @@ void Worker::onConnected(Connection& c)
     socklen_t length = sizeof error;
     getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &error, &length);
     if (error != 0) {
-        ++m_current.connectErrors;
-        fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + errnoText(error));
+        connectFailed(c, errnoText(error));
         return;
     }
+    c.reconnectAttempts = 0;
     const bool initial = m_connecting > 0;
     if (c.setupPending > 0) {
         c.state = Connection::State::Setup;
@@ -406,9 +422,12 @@ void Worker::onConnected(Connection& c)
         c.state = Connection::State::Ready;
         --m_connecting;
     } else {
-        c.state = Connection::State::Running;   // a reconnect during the run (-k 0)
+        c.state = Connection::State::Running;   // a reconnect during the run
     }
     flush(c);
+    if (c.state == Connection::State::Running && c.inflight == 0)
+        refill(c);   // reconnected after a loss: nothing was queued
+
 }
 
 void Worker::onReadable(Connection& c)
@@ -485,7 +504,8 @@ void Worker::onReadable(Connection& c)
     }
     if (c.state != Connection::State::Running)
         return;
-    if (!m_plan.config->keepAlive && c.inflight == 0)
+    const std::uint64_t interval = m_plan.config->reconnectInterval;
+    if (c.inflight == 0 && (!m_plan.config->keepAlive || (interval && c.sentSinceConnect >= interval)))
         reconnect(c);
     else
         refill(c);
@@ -502,6 +522,13 @@ std::size_t Worker::queueRequests(Connection& c, std::uint64_t now)
 {
     if (!issuingAllowed(now) || c.exhausted)
         return 0;
+    if (now < c.activeFromNs) {   // not yet switched on by the ramp
+        if (!c.timerArmed) {
+            m_timers.push(Timer { c.activeFromNs, &c });
+            c.timerArmed = true;
+        }
+        return 0;
+    }
     const bool openLoop = m_plan.intervalNs != 0;
     std::size_t queued = 0;
     while (c.inflight < c.ring.size()) {
@@ -524,6 +551,7 @@ std::size_t Worker::queueRequests(Connection& c, std::uint64_t now)
         }
         c.push(Connection::InFlight { due, now, command });
         ++queued;
+        ++c.sentSinceConnect;
         if (openLoop) {
             c.nextDueNs += m_plan.intervalNs;
             m_current.maxSendLagNs = std::max(m_current.maxSendLagNs, now - due);
@@ -591,6 +619,7 @@ void Worker::reconnect(Connection& c)
     c.fd = -1;
     c.out.clear();
     c.outOffset = 0;
+    c.sentSinceConnect = 0;
     const std::uint64_t now = nowNs();
     if (queueRequests(c, now) == 0) {
         if (c.timerArmed) {
@@ -622,8 +651,63 @@ void Worker::finish(Connection& c)
 void Worker::lose(Connection& c, const std::string& why)
 {
     ++m_current.connectErrors;
+    if (reconnectAllowed(c)) {
+        // Requests on the wire when the connection broke are never answered:
+        // counted, not retried, so the outage stays visible.
+        m_current.unanswered += c.inflight;
+        m_current.noteMessage("connection lost: " + why);
+        scheduleReconnect(c);
+        return;
+    }
     finish(c);
     fail("connection to " + m_plan.config->endpoint.describe() + " lost: " + why);
+}
+
+void Worker::connectFailed(Connection& c, const std::string& why)
+{
+    ++m_current.connectErrors;
+    if (reconnectAllowed(c)) {
+        scheduleReconnect(c);
+        return;
+    }
+    finish(c);
+    fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + why
+         + (c.reconnectAttempts > 0 ? " (after " + std::to_string(c.reconnectAttempts) + " reconnect attempts)" : ""));
+}
+
+// Reconnecting after a loss is for the measured phase only; the connect
+// phase fails fast so a wrong address is reported at once.
+bool Worker::reconnectAllowed(const Connection& c) const
+{
+    const RunConfig& config = *m_plan.config;
+    return config.reconnectOnError && m_connecting == 0 && !m_draining && !m_cancel.load(std::memory_order_relaxed)
+        && (config.maxReconnectAttempts <= 0 || c.reconnectAttempts < config.maxReconnectAttempts);
+}
+
+void Worker::scheduleReconnect(Connection& c)
+{
+    if (c.fd >= 0) {
+        m_loop.remove(c.fd);
+        ::close(c.fd);
+        c.fd = -1;
+    }
+    c.inflight = 0;
+    c.head = 0;
+    c.out.clear();
+    c.outOffset = 0;
+    c.writeArmed = false;
+    c.sentSinceConnect = 0;
+    c.state = Connection::State::Running;
+    // 100 ms, then times the backoff factor per failed attempt, at most 10 s.
+    double delayNs = 100e6;
+    for (int i = 0; i < c.reconnectAttempts; ++i)
+        delayNs = std::min(10e9, delayNs * std::max(1.0, m_plan.config->reconnectBackoffFactor));
+    ++c.reconnectAttempts;
+    c.backingOff = true;
+    if (!c.timerArmed) {
+        m_timers.push(Timer { nowNs() + static_cast<std::uint64_t>(delayNs), &c });
+        c.timerArmed = true;
+    }
 }
 
 } // namespace tacho::engine

@@ -40,6 +40,7 @@ struct WorkerPlan {
     // Per connection: its global index and its quota (count mode).
     std::vector<std::size_t> connectionIndexes;
     std::vector<std::uint64_t> quotas;
+    std::vector<std::uint64_t> activationOffsetsNs;   // staircase ramp: when each starts issuing
     std::size_t totalConnections = 1;
     bool countLimited = true;
     bool idle = false;                   // -I: connect, then only wait
@@ -92,6 +93,9 @@ private:
     void reconnect(Connection& c);
     void finish(Connection& c);
     void lose(Connection& c, const std::string& why);
+    void connectFailed(Connection& c, const std::string& why);
+    bool reconnectAllowed(const Connection& c) const;
+    void scheduleReconnect(Connection& c);
     void fail(const std::string& why);
     void publish();
     void setPhase(Phase phase);

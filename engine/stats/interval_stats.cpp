@@ -26,6 +26,11 @@ void CommandCounters::clear()
 void IntervalStats::noteError(ErrorKind kind, std::string_view text)
 {
     ++errorsByKind[static_cast<std::size_t>(kind)];
+    noteMessage(text);
+}
+
+void IntervalStats::noteMessage(std::string_view text)
+{
     lastError.assign(text);
     if (distinctErrors.size() < kMaxDistinctErrors
         && std::find(distinctErrors.begin(), distinctErrors.end(), text) == distinctErrors.end())
@@ -42,6 +47,7 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
     reconnects += other.reconnects;
     connectErrors += other.connectErrors;
     warmupRequests += other.warmupRequests;
+    unanswered += other.unanswered;
     maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
@@ -59,7 +65,7 @@ void IntervalStats::clear()
     for (auto& command : commands)
         command.clear();
     clientGap.reset();
-    reconnects = connectErrors = warmupRequests = maxSendLagNs = 0;
+    reconnects = connectErrors = warmupRequests = unanswered = maxSendLagNs = 0;
     lastReplyNs = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();

@@ -38,13 +38,15 @@ struct IntervalStats {
     std::uint64_t reconnects = 0;
     std::uint64_t connectErrors = 0;
     std::uint64_t warmupRequests = 0;
+    std::uint64_t unanswered = 0;    // sent on a connection that broke before the reply
     std::uint64_t maxSendLagNs = 0;  // open loop: latest send behind its due time
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
     std::array<std::uint64_t, kErrorKinds> errorsByKind {};
     std::vector<std::string> distinctErrors;   // first distinct messages
     std::string lastError;                      // most recent error message
 
-    void noteError(ErrorKind kind, std::string_view text);
+    void noteError(ErrorKind kind, std::string_view text);   // an error reply
+    void noteMessage(std::string_view text);                  // a client-side event (connection lost)
     void mergeFrom(const IntervalStats& other);
     void clear();
 

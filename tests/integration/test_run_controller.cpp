@@ -1,0 +1,139 @@
+// The run controller driven directly (as the GUI does): reconnect on error,
+// reconnect interval, staircase ramp, open-loop pacing. Real redis-server.
+#include <QtTest>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/run/run_controller.h"
+#include "engine/workload/benchmark_suite.h"
+#include "support/redis_server.h"
+
+using namespace tacho::engine;
+using tacho::test::RedisServer;
+
+namespace {
+
+RunConfig configFor(const RedisServer& server, const std::string& test)
+{
+    RunConfig config;
+    config.endpoint.host = "127.0.0.1";
+    config.endpoint.port = server.port();
+    config.tests = redisBenchmarkSuite(test, 3, 0);
+    return config;
+}
+
+} // namespace
+
+class TestRunController : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_server.start(&error), qPrintable(error));
+    }
+
+    void init() { m_server.resetStats(); }
+
+    // CLIENT KILL mid-run: with reconnect on error the run goes on, the loss
+    // is counted (reconnects, connect errors, unanswered requests) and the
+    // server's count lies between what was answered and what was sent.
+    void reconnectOnErrorSurvivesClientKill()
+    {
+        RunConfig config = configFor(m_server, "incr");
+        config.connections = 4;
+        config.requests = 0;
+        config.durationSeconds = 1.5;
+        config.reconnectOnError = true;
+        std::thread killer([this] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(600));
+            m_server.command({ "CLIENT", "KILL", "TYPE", "normal" });
+        });
+        const RunResult result = RunController(config).run();
+        killer.join();
+        QCOMPARE(result.status, RunStatus::Completed);
+        const TestResult& test = result.tests.at(0);
+        QVERIFY2(test.reconnects >= 4, qPrintable(QString::number(test.reconnects)));
+        QVERIFY(test.connectErrors >= 4);
+        QVERIFY(test.requests > 0);
+        const quint64 server = m_server.commandStatsCalls().value("incr");
+        QVERIFY2(server >= test.requests && server <= test.requests + test.unanswered,
+                 qPrintable(QString("server %1, answered %2, unanswered %3").arg(server).arg(test.requests).arg(test.unanswered)));
+    }
+
+    void withoutReconnectALossFailsTheRun()
+    {
+        RunConfig config = configFor(m_server, "incr");
+        config.connections = 4;
+        config.requests = 0;
+        config.durationSeconds = 3;
+        std::thread killer([this] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(400));
+            m_server.command({ "CLIENT", "KILL", "TYPE", "normal" });
+        });
+        const RunResult result = RunController(config).run();
+        killer.join();
+        QCOMPARE(result.status, RunStatus::Failed);
+        QVERIFY2(result.failure.find("lost") != std::string::npos, result.failure.c_str());
+        QVERIFY(result.tests.at(0).requests > 0);   // the partial data is kept
+    }
+
+    void reconnectIntervalOpensNewConnections()
+    {
+        RunConfig config = configFor(m_server, "set");
+        config.connections = 5;
+        config.requests = 1000;
+        config.reconnectInterval = 10;
+        const quint64 before = m_server.info("stats").value("total_connections_received").toULongLong();
+        const RunResult result = RunController(config).run();
+        QCOMPARE(result.status, RunStatus::Completed);
+        const quint64 opened = m_server.info("stats").value("total_connections_received").toULongLong() - before;
+        QVERIFY2(opened >= 100, qPrintable(QString::number(opened)));
+        QCOMPARE(m_server.commandStatsCalls().value("set"), 1000u);
+    }
+
+    // Open loop at 100 requests/s per connection: 2 connections from the
+    // start, 2 more every 0.5 s, 1.5 s in all → 2·1.5 + 2·1.0 + 2·0.5 = 6
+    // connection-seconds ≈ 600 requests (900 without the ramp).
+    void staircaseRampAddsConnectionsInSteps()
+    {
+        RunConfig config = configFor(m_server, "get");
+        config.connections = 6;
+        config.requests = 0;
+        config.durationSeconds = 1.5;
+        config.ratePerConnection = 100;
+        config.rampStartConnections = 2;
+        config.rampStep = 2;
+        config.rampStepSeconds = 0.5;
+        const RunResult result = RunController(config).run();
+        QCOMPARE(result.status, RunStatus::Completed);
+        const auto requests = result.tests.at(0).requests;
+        QVERIFY2(requests >= 560 && requests <= 640, qPrintable(QString::number(requests)));
+        QCOMPARE(m_server.commandStatsCalls().value("get"), requests);
+    }
+
+    // Open loop well below capacity: the achieved rate is the target.
+    void openLoopHoldsTheTargetRate()
+    {
+        RunConfig config = configFor(m_server, "set");
+        config.connections = 10;
+        config.requests = 0;
+        config.durationSeconds = 2;
+        config.rate = 5000;
+        const RunResult result = RunController(config).run();
+        QCOMPARE(result.status, RunStatus::Completed);
+        const TestResult& test = result.tests.at(0);
+        QCOMPARE(test.targetRate, 5000.0);
+        const double achieved = test.requests / 2.0;
+        QVERIFY2(std::abs(achieved - 5000) / 5000 < 0.02, qPrintable(QString::number(achieved)));
+        QVERIFY(test.uncorrectedLatency.count() == test.requests);
+    }
+
+private:
+    RedisServer m_server;
+};
+
+QTEST_GUILESS_MAIN(TestRunController)
+#include "test_run_controller.moc"
