@@ -57,10 +57,6 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         return 0;
     }
     const RunConfig& config = invocation.config;
-    if (config.endpoint.tls) {
-        err << kPrefix << "TLS is not supported yet in this version (--tls / rediss://); nothing was sent\n";
-        return 1;
-    }
 
     RunController controller(config);
     if (io.onController)

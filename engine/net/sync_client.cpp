@@ -1,5 +1,6 @@
 #include "engine/net/sync_client.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <fcntl.h>
@@ -40,6 +41,7 @@ void SyncClient::close()
     m_fd = -1;
     m_buffer.clear();
     m_tlsConfirmed = false;
+    m_replied = false;
     if (m_ownTlsContext) {
         m_tlsContext.reset();
         m_ownTlsContext = false;
@@ -90,6 +92,11 @@ bool SyncClient::open(const RunConfig& config, std::string* error)
         setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
     if (config.endpoint.tls && !startTls(config, error)) {
+        close();
+        return false;
+    }
+
+    if (m_tls.valid() && !awaitTlsVerdict(error)) {
         close();
         return false;
     }
@@ -149,13 +156,50 @@ bool SyncClient::startTls(const RunConfig& config, std::string* error)
     }
 }
 
+bool SyncClient::awaitTlsVerdict(std::string* error)
+{
+    // A TLS 1.3 server that asked for a client certificate judges it only
+    // after our side of the handshake is done. Sending now would race its
+    // verdict: a rejecting server closes with our request unread, the kernel
+    // answers with a reset, and its alert is lost. So wait for its first
+    // bytes: session tickets (accepted; OpenSSL-based servers send them at
+    // once) or the alert. A server that sends nothing gets up to 1 s.
+    if (!m_tls.certificateRequested() || m_tls.protocol() != "TLSv1.3")
+        return true;
+    const unsigned long long before = m_tls.bytesReceived();
+    const auto deadline = Clock::now() + std::chrono::milliseconds(std::min(m_timeoutMs, 1000));
+    for (;;) {
+        char chunk[4096];
+        short waitFor = POLLIN;
+        const long n = receiveSome(chunk, sizeof chunk, waitFor, error);
+        if (n < 0)
+            return false;
+        if (n > 0)
+            m_buffer.append(chunk, static_cast<std::size_t>(n));
+        if (n > 0 || m_tls.bytesReceived() > before) {
+            m_tlsConfirmed = true;
+            return true;
+        }
+        pollfd p { m_fd, waitFor, 0 };
+        const int ready = ::poll(&p, 1, remainingMs(deadline));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return true;   // no verdict: the first reply will tell
+    }
+}
+
 std::string SyncClient::tlsLost(const std::string& what) const
 {
-    // Until a reply arrives the server may still refuse us (TLS 1.3 checks the
-    // client certificate after our side of the handshake is done): that is a
-    // handshake failure to the user, not a lost connection.
-    if (!m_tlsConfirmed)
-        return "TLS handshake with " + m_where + " failed: " + m_tls.failure();
+    // Until the server shows it accepted us (TLS 1.3 checks the client
+    // certificate after our side of the handshake is done), losing the
+    // connection is a handshake failure to the user.
+    if (!m_tlsConfirmed) {
+        std::string text = "TLS handshake with " + m_where + " failed: " + m_tls.failure();
+        if (m_tls.certificateRequested() && text.find("client certificate") == std::string::npos)
+            text += " (the server asked for a client certificate)";
+        return text;
+    }
     return what + ": " + m_tls.failure();
 }
 
@@ -186,9 +230,11 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
     const ssize_t n = ::recv(m_fd, data, size, 0);
     if (n > 0)
         return n;
+    // A TLS port drops a client that does not start with a ClientHello.
+    const char* hint = m_replied ? "" : " (a TLS port? then connect with TLS: --tls)";
     if (n == 0) {
         if (error)
-            *error = "server " + m_where + " closed the connection";
+            *error = "server " + m_where + " closed the connection without answering" + hint;
         return -1;
     }
     if (errno == EAGAIN || errno == EINTR) {
@@ -196,7 +242,7 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
         return 0;
     }
     if (error)
-        *error = "lost connection to " + m_where + ": " + errnoText(errno);
+        *error = "lost connection to " + m_where + ": " + errnoText(errno) + hint;
     return -1;
 }
 
@@ -266,6 +312,7 @@ std::optional<RespValue> SyncClient::readReply(std::string* error)
         if (used > 0) {
             m_buffer.erase(0, static_cast<std::size_t>(used));
             m_tlsConfirmed = true;
+            m_replied = true;
             return value;
         }
         if (used < 0) {

@@ -45,6 +45,7 @@ public:
 
 private:
     bool startTls(const RunConfig& config, std::string* error);
+    bool awaitTlsVerdict(std::string* error);
     bool sendAll(const std::string& bytes, std::string* error);
     std::optional<RespValue> readReply(std::string* error);
     // Non-blocking I/O over TCP or TLS: > 0 bytes; 0 = nothing now, wait for
@@ -57,7 +58,8 @@ private:
     std::shared_ptr<TlsContext> m_tlsContext;   // given by setTlsContext(), else per open()
     bool m_ownTlsContext = false;                // built by open(): dropped by close()
     TlsSession m_tls;
-    bool m_tlsConfirmed = false;                 // a reply arrived over TLS: the server accepted us
+    bool m_tlsConfirmed = false;                 // the TLS server showed it accepted us (a reply or a ticket)
+    bool m_replied = false;                      // a reply arrived on this connection
     int m_timeoutMs = 5000;
     std::string m_where;
     std::string m_buffer;

@@ -154,7 +154,8 @@ struct KeyFree {
 
 } // namespace
 
-std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std::string* error)
+std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std::string* error,
+                                               BufferPolicy buffers)
 {
     // make_shared cannot reach the private constructor.
     std::shared_ptr<TlsContext> context(new TlsContext());
@@ -264,13 +265,14 @@ std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std:
         }
     }
 
-    // Partial writes: SSL_write returns after each record, like send(), so a
-    // full socket never makes it keep the whole buffer. Moving buffer: the
+    // Partial writes: SSL_write returns once a record is out, like send(), so
+    // a large buffer does not have to go out in one call. Moving buffer: the
     // caller's output buffer may be reallocated between a WANT_WRITE and the
-    // retry. Release buffers: an idle connection gives back its ~34 KB of
+    // retry. Release buffers: an idle connection gives back its ~33 KB of
     // record buffers, which matters at 10,000 connections.
-    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
-                              | SSL_MODE_RELEASE_BUFFERS);
+    SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    if (buffers == BufferPolicy::ReleaseWhenIdle)
+        SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
     // Read ahead: one recv() takes as many records as have arrived, instead of
     // one recv() for each record header and another for its body.
     SSL_CTX_set_read_ahead(ctx, 1);
@@ -281,6 +283,7 @@ std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std:
     SSL_CTX_set_app_data(ctx, context.get());
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
     SSL_CTX_sess_set_new_cb(ctx, &TlsContext::onNewSession);
+    SSL_CTX_set_cert_cb(ctx, &TlsContext::onCertificateRequest, nullptr);
 
     ERR_clear_error();
     return context;
@@ -294,6 +297,29 @@ TlsContext::~TlsContext()
     }
     if (m_ctx)
         SSL_CTX_free(m_ctx);
+}
+
+namespace {
+
+// Per-SSL slot for "the server asked for a client certificate".
+int certificateRequestIndex()
+{
+    static const int index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, nullptr);
+    return index;
+}
+
+} // namespace
+
+int TlsContext::onCertificateRequest(SSL* ssl, void*)
+{
+    // A client's certificate callback runs only when the server requests one.
+    SSL_set_ex_data(ssl, certificateRequestIndex(), reinterpret_cast<void*>(1));
+    return 1;
+}
+
+bool TlsContext::certificateRequested(const SSL* ssl)
+{
+    return ssl && SSL_get_ex_data(ssl, certificateRequestIndex()) != nullptr;
 }
 
 int TlsContext::onNewSession(SSL* ssl, SSL_SESSION* session)

@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
+#include <sys/socket.h>
 #include <utility>
 
 #include "engine/net/socket_address.h"
@@ -90,6 +92,51 @@ std::string alternativeNames(X509* cert)
     return text;
 }
 
+// A socket BIO that sends with MSG_NOSIGNAL. OpenSSL's own socket BIO uses
+// write(), which raises SIGPIPE when the server has gone (OpenSSL writes an
+// alert on errors, even inside SSL_read); the engine must not depend on the
+// process ignoring SIGPIPE. The fd is the BIO's data; it is never closed here.
+int socketWrite(BIO* bio, const char* data, int size)
+{
+    const int fd = static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+    BIO_clear_retry_flags(bio);
+    const ssize_t n = ::send(fd, data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        BIO_set_retry_write(bio);
+    return static_cast<int>(n);
+}
+
+int socketRead(BIO* bio, char* data, int size)
+{
+    const int fd = static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+    BIO_clear_retry_flags(bio);
+    const ssize_t n = ::recv(fd, data, static_cast<std::size_t>(size), 0);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        BIO_set_retry_read(bio);
+    return static_cast<int>(n);
+}
+
+long socketControl(BIO*, int command, long, void*)
+{
+    // Writes go straight to the socket: nothing to flush, nothing pending.
+    return command == BIO_CTRL_FLUSH || command == BIO_CTRL_DUP ? 1 : 0;
+}
+
+const BIO_METHOD* socketMethod()
+{
+    static BIO_METHOD* const method = [] {
+        BIO_METHOD* m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK | BIO_TYPE_DESCRIPTOR,
+                                     "tacho socket");
+        if (m) {
+            BIO_meth_set_write(m, &socketWrite);
+            BIO_meth_set_read(m, &socketRead);
+            BIO_meth_set_ctrl(m, &socketControl);
+        }
+        return m;
+    }();
+    return method;
+}
+
 bool isOneOf(int reason, std::initializer_list<int> reasons)
 {
     for (int r : reasons)
@@ -105,11 +152,16 @@ TlsSession::TlsSession(TlsContext& context, int fd, const std::string& serverNam
 {
     ERR_clear_error();
     m_ssl = SSL_new(context.native());
-    if (!m_ssl || SSL_set_fd(m_ssl, fd) != 1) {
+    BIO* bio = socketMethod() ? BIO_new(socketMethod()) : nullptr;
+    if (!m_ssl || !bio) {
         m_failure = "cannot create a TLS session: " + drainTlsErrors();
+        BIO_free(bio);
         release();
         return;
     }
+    BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+    BIO_set_init(bio, 1);
+    SSL_set_bio(m_ssl, bio, bio);   // one reference, for both directions
     SSL_set_connect_state(m_ssl);
 
     const TlsSettings& settings = context.settings();
@@ -231,6 +283,11 @@ bool TlsSession::resumed() const
     return m_ssl && SSL_session_reused(m_ssl) == 1;
 }
 
+bool TlsSession::certificateRequested() const
+{
+    return TlsContext::certificateRequested(m_ssl);
+}
+
 std::string TlsSession::protocol() const
 {
     return m_ssl ? SSL_get_version(m_ssl) : "";
@@ -283,8 +340,15 @@ TlsSession::Status TlsSession::classify(int result)
                             : "the server closed the connection during the TLS handshake";
             return Status::Failed;
         }
-        m_failure = errnoText(savedErrno);
-        return established ? Status::Closed : Status::Failed;
+        if (established) {
+            m_failure = "lost the connection: " + errnoText(savedErrno);
+            return Status::Closed;
+        }
+        m_failure = (bytesReceived() == 0 ? "the server closed the connection without answering the TLS handshake "
+                                            "(wrong port, or TLS not enabled?): "
+                                          : "the server closed the connection during the TLS handshake: ")
+                    + errnoText(savedErrno);
+        return Status::Failed;
     }
     if (ERR_GET_LIB(first) == ERR_LIB_SSL && ERR_GET_REASON(first) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
         // The server closed the socket without close_notify (Redis does so).
@@ -344,7 +408,14 @@ std::string TlsSession::describeVerifyFailure(long verifyResult, const std::stri
 {
     // "certificate verify failed: unable to get local issuer certificate"
     std::string text = reasons + ": " + X509_verify_cert_error_string(verifyResult);
+    // The leaf certificate: OpenSSL keeps the chain it received even when
+    // verification failed, but names no peer certificate then.
     X509* cert = SSL_get0_peer_certificate(m_ssl);
+    if (!cert) {
+        STACK_OF(X509)* chain = SSL_get_peer_cert_chain(m_ssl);
+        if (chain && sk_X509_num(chain) > 0)
+            cert = sk_X509_value(chain, 0);
+    }
     switch (verifyResult) {
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
     case X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT:
@@ -368,7 +439,7 @@ std::string TlsSession::describeVerifyFailure(long verifyResult, const std::stri
             expected = ip;
             OPENSSL_free(ip);
         }
-        text += " (hostname mismatch: the server's certificate is not for '" + expected + "'";
+        text += " (the server's certificate is not for '" + expected + "'";
         if (cert) {
             const std::string names = alternativeNames(cert);
             text += names.empty() ? "; its subject is " + nameText(X509_get_subject_name(cert))

@@ -6,21 +6,31 @@
 // writable). The caller owns the fd and closes it after this object is gone.
 //
 // Thread affinity: one thread at a time (the worker that owns the
-// connection). The TlsContext it was made from must outlive nothing: the
-// session keeps it alive.
+// connection). The session shares ownership of its TlsContext. No call
+// allocates on our side; OpenSSL allocates its record buffers as the
+// context's BufferPolicy says.
 //
-// Driving it from a level-triggered event loop:
-//   - handshake() until Ok; on WantRead wait for EPOLLIN, on WantWrite for
-//     EPOLLOUT (only that one: asking for EPOLLOUT while waiting to read spins).
-//   - read() until it returns 0 with WantRead. OpenSSL reads ahead, so bytes
-//     may wait in its buffer where epoll cannot see them: stopping after one
-//     read() that returned data can leave replies unprocessed until the
-//     server sends more (pending() tells).
-//   - write() may return fewer bytes than given (one record or more). After
-//     WantWrite (or WantRead) retry with the same unsent bytes first, at
-//     least as many as before; the buffer itself may have moved.
+// Driving it from a level-triggered event loop (epoll):
+//   - After connect() completes (EPOLLOUT), call handshake() until Ok; on
+//     WantRead wait for EPOLLIN only, on WantWrite for EPOLLOUT only (waiting
+//     for EPOLLOUT while the handshake waits to read spins). Put a deadline
+//     on it: a plain port of redis-server never answers a ClientHello.
+//   - read() until it returns 0 (WantRead). OpenSSL reads ahead, so replies
+//     can wait in its buffer where epoll cannot see them: stopping after one
+//     read() that returned data may leave them there until the server sends
+//     more. (Stopping when pending() is false after a read is equally safe.)
+//   - write() may take fewer bytes than given (a record or more). After
+//     WantWrite (or WantRead) retry with the same unsent bytes first and at
+//     least as many of them; the buffer itself may have moved.
 //   - read() can want to write and write() can want to read (TLS 1.3 key
-//     updates, post-handshake messages): wait for what the status says.
+//     updates and other post-handshake messages): wait for what it says.
+//   - With TLS 1.3 and a server that asked for a client certificate
+//     (certificateRequested()), the server's verdict comes after handshake()
+//     returned Ok: a Failed read before the first reply is a handshake
+//     failure (failure() says why). Sending right away races it: a
+//     rejecting server resets the connection and its alert is lost.
+//   - Closed means the server went away (with or without close_notify);
+//     Failed is a TLS error. failure() holds the text for both.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -71,6 +81,10 @@ public:
     // issuer certificate (unknown CA: …)"). Empty otherwise.
     const std::string& failure() const { return m_failure; }
     bool resumed() const;                  // the handshake resumed a session
+    // The server asked for a client certificate. With TLS 1.3 it then accepts
+    // or rejects us only after handshake() returned Ok: until a first reply
+    // arrives, a Failed read is the server's verdict on our certificate.
+    bool certificateRequested() const;
     std::string protocol() const;          // "TLSv1.3" after the handshake
     std::string cipher() const;            // "TLS_AES_256_GCM_SHA384"
     unsigned long long bytesReceived() const;   // raw socket bytes read so far, handshake included

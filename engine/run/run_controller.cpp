@@ -176,6 +176,16 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         return test;
     }
 
+    std::shared_ptr<TlsContext> tls;
+    if (m_config.endpoint.tls) {
+        tls = TlsContext::create(m_config.endpoint.tlsSettings, &error);
+        if (!tls) {
+            test.status = RunStatus::Failed;
+            test.failure = error;
+            return test;
+        }
+    }
+
     // Connections spread round-robin over the workers; -n split exactly.
     const int connections = std::max(1, m_config.connections);
     const int workerCount = std::clamp(m_config.threads, 1, connections);
@@ -192,6 +202,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         plan.generators = generators;
         plan.commandCount = commandCount;
         plan.address = address;
+        plan.tls = tls;
         plan.totalConnections = static_cast<std::size_t>(connections);
         plan.countLimited = countLimited;
         plan.idle = m_config.idle;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/net/session_setup.h"
+#include "engine/net/tls_session.h"
 #include "engine/resp/reply_scanner.h"
 #include "engine/resp/resp_encoder.h"
 #include "engine/stats/clock.h"
@@ -41,7 +42,7 @@ bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
 // ---- Connection ---------------------------------------------------------------
 
 struct Worker::Connection {
-    enum class State { Connecting, Setup, Ready, Running, Done };
+    enum class State { Connecting, Handshaking, Setup, Ready, Running, Done };
 
     // A request on the wire. In closed loop dueNs == sentNs.
     struct InFlight {
@@ -52,6 +53,7 @@ struct Worker::Connection {
 
     int fd = -1;
     State state = State::Connecting;
+    TlsSession tls;                     // valid() only on TLS endpoints
     ReplyScanner scanner;
     std::unique_ptr<RequestGenerator> generator;
     std::string out;                    // bytes queued, not yet written
@@ -111,8 +113,22 @@ Worker::Worker(WorkerPlan plan)
 Worker::~Worker()
 {
     for (auto& c : m_connections)
-        if (c->fd >= 0)
-            ::close(c->fd);
+        closeSocket(*c);
+}
+
+// Closes the connection's socket (TLS session first). Safe to call twice.
+void Worker::closeSocket(Connection& c)
+{
+    if (c.fd < 0)
+        return;
+    if (c.tls.valid()) {
+        c.tls.shutdown();
+        c.tls = TlsSession();
+    }
+    if (m_loop.valid())
+        m_loop.remove(c.fd);
+    ::close(c.fd);
+    c.fd = -1;
 }
 
 Worker::Phase Worker::phase() const
@@ -248,7 +264,8 @@ void Worker::connectPhase()
             nextTimeoutCheck = now + 50'000'000;
             for (std::size_t i = 0; i < opened; ++i) {
                 const Connection& c = *m_connections[i];
-                const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Setup;
+                const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Handshaking
+                    || c.state == Connection::State::Setup;
                 if (pending && now - c.connectStartNs > m_connectTimeoutNs) {
                     fail("cannot connect to " + where + ": timed out after "
                          + std::to_string(m_plan.config->connectTimeoutMs) + " ms (" + std::to_string(ready) + " of "
@@ -323,7 +340,8 @@ void Worker::measuredPhase()
                      + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
         }
         for (auto& c : m_connections)
-            if ((c->state == Connection::State::Connecting || c->state == Connection::State::Setup)
+            if ((c->state == Connection::State::Connecting || c->state == Connection::State::Handshaking
+                 || c->state == Connection::State::Setup)
                 && now - c->connectStartNs > m_connectTimeoutNs)
                 lose(*c, "reconnect timed out");
     }
@@ -399,6 +417,10 @@ void Worker::onEvent(Connection& c, std::uint32_t events)
             onConnected(c);
         return;
     }
+    if (c.state == Connection::State::Handshaking) {
+        continueHandshake(c);
+        return;
+    }
     if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
         onReadable(c);
     if (c.state != Connection::State::Done && (events & EPOLLOUT) && c.writeArmed)
@@ -414,6 +436,45 @@ void Worker::onConnected(Connection& c)
         connectFailed(c, errnoText(error));
         return;
     }
+    if (m_plan.tls) {
+        c.tls = TlsSession(*m_plan.tls, c.fd, m_plan.address.isUnix() ? std::string() : m_plan.config->endpoint.host);
+        c.state = Connection::State::Handshaking;
+        continueHandshake(c);
+        return;
+    }
+    onTransportReady(c);
+}
+
+void Worker::continueHandshake(Connection& c)
+{
+    const TlsSession::Status status = c.tls.handshake();
+    if (status == TlsSession::Status::WantRead || status == TlsSession::Status::WantWrite) {
+        // Wait only for what OpenSSL asks: EPOLLOUT while it waits to read spins.
+        const std::uint32_t events = status == TlsSession::Status::WantRead ? EPOLLIN : EPOLLOUT;
+        m_loop.modify(c.fd, events, &c);
+        c.writeArmed = status == TlsSession::Status::WantWrite;
+        return;
+    }
+    if (status != TlsSession::Status::Ok) {
+        const std::string why = "TLS handshake failed: " + c.tls.failure();
+        ++m_current.connectErrors;
+        if (reconnectAllowed(c)) {
+            scheduleReconnect(c);
+            return;
+        }
+        finish(c);
+        fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + why);
+        return;
+    }
+    m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
+    c.writeArmed = true;
+    onTransportReady(c);
+}
+
+// Connected (and TLS established): send the setup commands and whatever was
+// queued before connecting.
+void Worker::onTransportReady(Connection& c)
+{
     c.reconnectAttempts = 0;
     const bool initial = m_connecting > 0;
     if (c.setupPending > 0) {
@@ -432,13 +493,46 @@ void Worker::onConnected(Connection& c)
 
 void Worker::onReadable(Connection& c)
 {
-    const ssize_t n = ::recv(c.fd, m_readBuffer.data(), m_readBuffer.size(), 0);
-    if (n <= 0) {
-        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+    if (!c.tls.valid()) {
+        const ssize_t n = ::recv(c.fd, m_readBuffer.data(), m_readBuffer.size(), 0);
+        if (n <= 0) {
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            lose(c, n == 0 ? "server closed the connection" : errnoText(errno));
             return;
-        lose(c, n == 0 ? "server closed the connection" : errnoText(errno));
+        }
+        onBytes(c, static_cast<std::size_t>(n));
         return;
     }
+    // OpenSSL reads ahead: drain it, or replies can sit in its buffer
+    // where epoll cannot see them.
+    for (;;) {
+        TlsSession::Status status = TlsSession::Status::Ok;
+        const long n = c.tls.read(m_readBuffer.data(), m_readBuffer.size(), status);
+        if (n > 0) {
+            onBytes(c, static_cast<std::size_t>(n));
+            if (c.state == Connection::State::Done || c.fd < 0 || !c.tls.valid())
+                return;
+            continue;
+        }
+        if (status == TlsSession::Status::WantRead)
+            break;
+        if (status == TlsSession::Status::WantWrite) {
+            if (!c.writeArmed) {
+                m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
+                c.writeArmed = true;
+            }
+            break;
+        }
+        lose(c, status == TlsSession::Status::Closed ? "server closed the connection" : c.tls.failure());
+        return;
+    }
+    if (c.outOffset < c.out.size())
+        flush(c);   // a write that waited for a read (TLS renegotiation, key update)
+}
+
+void Worker::onBytes(Connection& c, std::size_t n)
+{
     const std::uint64_t now = nowNs();
     const bool openLoop = m_plan.intervalNs != 0;
     bool measured = false;
@@ -585,6 +679,25 @@ void Worker::refill(Connection& c)
 void Worker::flush(Connection& c)
 {
     while (c.outOffset < c.out.size()) {
+        if (c.tls.valid()) {
+            TlsSession::Status status = TlsSession::Status::Ok;
+            const long n = c.tls.write(c.out.data() + c.outOffset, c.out.size() - c.outOffset, status);
+            if (n > 0) {
+                c.outOffset += static_cast<std::size_t>(n);
+                continue;
+            }
+            if (status == TlsSession::Status::WantWrite) {
+                if (!c.writeArmed) {
+                    m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
+                    c.writeArmed = true;
+                }
+                return;
+            }
+            if (status == TlsSession::Status::WantRead)
+                return;   // retried from onReadable
+            lose(c, "send failed: " + c.tls.failure());
+            return;
+        }
         const ssize_t n = ::send(c.fd, c.out.data() + c.outOffset, c.out.size() - c.outOffset, MSG_NOSIGNAL);
         if (n > 0) {
             c.outOffset += static_cast<std::size_t>(n);
@@ -614,9 +727,7 @@ void Worker::reconnect(Connection& c)
 {
     // -k 0: a new connection for every request (batch). The request is queued
     // before connecting, so its latency includes connect and setup.
-    m_loop.remove(c.fd);
-    ::close(c.fd);
-    c.fd = -1;
+    closeSocket(c);
     c.out.clear();
     c.outOffset = 0;
     c.sentSinceConnect = 0;
@@ -639,11 +750,7 @@ void Worker::finish(Connection& c)
 {
     if (c.state == Connection::State::Done)
         return;
-    if (c.fd >= 0) {
-        m_loop.remove(c.fd);
-        ::close(c.fd);
-        c.fd = -1;
-    }
+    closeSocket(c);
     c.state = Connection::State::Done;
     --m_open;
 }
@@ -686,11 +793,7 @@ bool Worker::reconnectAllowed(const Connection& c) const
 
 void Worker::scheduleReconnect(Connection& c)
 {
-    if (c.fd >= 0) {
-        m_loop.remove(c.fd);
-        ::close(c.fd);
-        c.fd = -1;
-    }
+    closeSocket(c);
     c.inflight = 0;
     c.head = 0;
     c.out.clear();

@@ -14,6 +14,7 @@
 
 #include "engine/net/event_loop.h"
 #include "engine/net/socket_address.h"
+#include "engine/net/tls_context.h"
 #include "engine/run/run_config.h"
 #include "engine/stats/interval_stats.h"
 #include "engine/workload/request_generator.h"
@@ -37,6 +38,7 @@ struct WorkerPlan {
     std::shared_ptr<const RequestGeneratorFactory> generators;
     std::size_t commandCount = 1;
     SocketAddress address;
+    std::shared_ptr<TlsContext> tls;     // set on TLS endpoints; shared by all connections
     // Per connection: its global index and its quota (count mode).
     std::vector<std::size_t> connectionIndexes;
     std::vector<std::uint64_t> quotas;
@@ -87,6 +89,10 @@ private:
     void onEvent(Connection& c, std::uint32_t events);
     void onConnected(Connection& c);
     void onReadable(Connection& c);
+    void onBytes(Connection& c, std::size_t n);
+    void continueHandshake(Connection& c);
+    void onTransportReady(Connection& c);
+    void closeSocket(Connection& c);
     std::size_t queueRequests(Connection& c, std::uint64_t now);
     void refill(Connection& c);
     void flush(Connection& c);
