@@ -9,12 +9,19 @@
 #include <unistd.h>
 #include <vector>
 
+#include "engine/cli/compare_command.h"
+#include "engine/cli/latency_command.h"
+#include "engine/cli/memtier_command.h"
+#include "engine/cli/merge_command.h"
 #include "engine/cli/redis_benchmark_command.h"
+#include "engine/cli/report_command.h"
+#include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
 
 namespace {
 
 std::atomic<tacho::engine::RunController*> g_controller { nullptr };
+std::atomic<tacho::engine::LatencyMonitor*> g_latencyMonitor { nullptr };
 std::atomic<int> g_interrupts { 0 };   // lock-free, so async-signal-safe
 
 // First Ctrl+C stops cleanly (drains in-flight requests), the second cancels.
@@ -27,6 +34,23 @@ extern "C" void onInterrupt(int)
         else
             controller->requestCancel();
     }
+    // A PING can wait for a stalled server up to its timeout; the second
+    // Ctrl+C does not wait for it.
+    if (auto* monitor = g_latencyMonitor.load()) {
+        if (count == 1)
+            monitor->requestStop();
+        else
+            _exit(130);
+    }
+}
+
+void installInterruptHandler()
+{
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
 }
 
 void usage(std::ostream& out)
@@ -34,9 +58,14 @@ void usage(std::ostream& out)
     out << "Usage: tacho-cli <command> [options]\n\n"
            "Commands:\n"
            "  redis-benchmark [options] [command args...]   run with redis-benchmark's options and output\n"
+           "  latency [options]                             round-trip times like redis-cli --latency[-history]\n"
+           "  memtier [options]                             run with memtier_benchmark's options and output\n"
+           "  compare BASE NEW [MORE...] [options]          compare runs against a baseline; CI thresholds\n"
+           "  merge A B [MORE...] -o MERGED                 merge runs taken together on several load machines\n"
+           "  report RUN [MORE...] [--html F] [--csv F]     HTML, CSV and HdrHistogram reports of runs\n"
            "  version                                       print the version\n"
            "  help                                          this text\n\n"
-           "Run 'tacho-cli redis-benchmark --help' for the options of a command.\n";
+           "Run 'tacho-cli <command> --help' for the options of a command.\n";
 }
 
 } // namespace
@@ -60,11 +89,7 @@ int main(int argc, char** argv)
         return 0;
     }
     if (command == "redis-benchmark") {
-        struct sigaction action {};
-        action.sa_handler = onInterrupt;
-        sigemptyset(&action.sa_mask);
-        sigaction(SIGINT, &action, nullptr);
-        sigaction(SIGTERM, &action, nullptr);
+        installInterruptHandler();
 
         tacho::engine::CommandIo io;
         io.out = &std::cout;
@@ -78,6 +103,34 @@ int main(int argc, char** argv)
         g_controller = nullptr;
         return status;
     }
+    if (command == "memtier") {
+        installInterruptHandler();
+
+        tacho::engine::CommandIo io;
+        io.out = &std::cout;
+        io.err = &std::cerr;
+        io.interactive = isatty(STDERR_FILENO) == 1;   // memtier's progress goes to standard error
+        io.onController = [](tacho::engine::RunController* controller) { g_controller = controller; };
+        const int status = tacho::engine::runMemtierCommand(args, io);
+        g_controller = nullptr;
+        return status;
+    }
+    if (command == "latency") {
+        installInterruptHandler();
+
+        tacho::engine::LatencyCommandIo io;
+        io.out = &std::cout;
+        io.err = &std::cerr;
+        io.interactive = isatty(STDOUT_FILENO) == 1;
+        io.onMonitor = [](tacho::engine::LatencyMonitor* monitor) { g_latencyMonitor = monitor; };
+        return tacho::engine::runLatencyCommand(args, io);
+    }
+    if (command == "compare")
+        return tacho::engine::runCompareCommand(args, std::cout, std::cerr);
+    if (command == "merge")
+        return tacho::engine::runMergeCommand(args, std::cout, std::cerr);
+    if (command == "report")
+        return tacho::engine::runReportCommand(args, std::cout, std::cerr);
     std::cerr << "tacho-cli: unknown command '" << command << "'\n";
     usage(std::cerr);
     return 2;

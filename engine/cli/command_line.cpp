@@ -47,7 +47,8 @@ std::string lowerCase(std::string text)
 std::optional<std::string> suiteSelection(const RunConfig& config)
 {
     const auto produces = [&](const std::string& selection) {
-        return sameTests(redisBenchmarkSuite(selection, config.valueSize, config.keyspace), config.tests);
+        return sameTests(redisBenchmarkSuite(selection, config.valueSize, config.keyspace, nullptr, config.cluster),
+                         config.tests);
     };
     if (produces(""))
         return std::string();
@@ -145,6 +146,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         add({ "--user", config.user });
     if (!config.password.empty())
         note("password: not written; give it with -a or a redis:// URI (the GUI takes it from the profile)");
+    if (config.cluster)
+        add({ "--cluster" });
     if (config.database != defaults.database)
         add({ "--dbnum", std::to_string(config.database) });
     if (config.protocol == 3)
@@ -196,6 +199,13 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         add({ "-I" });
     if (config.showErrors)
         add({ "-e" });
+    if (config.reconnectInterval != defaults.reconnectInterval || config.reconnectOnError != defaults.reconnectOnError
+        || config.maxReconnectAttempts != defaults.maxReconnectAttempts
+        || config.reconnectBackoffFactor != defaults.reconnectBackoffFactor)
+        note("reconnect settings: have no redis-benchmark option");
+    if (config.rampStartConnections != defaults.rampStartConnections || config.rampStep != defaults.rampStep
+        || config.rampStepSeconds != defaults.rampStepSeconds)
+        note("connection ramp: has no redis-benchmark option");
     if (config.connectTimeoutMs != defaults.connectTimeoutMs)
         note("connectTimeoutMs: has no redis-benchmark option");
     if (config.tickSeconds != defaults.tickSeconds)

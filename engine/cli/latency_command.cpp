@@ -76,6 +76,24 @@ LatencyInvocation parseLatencyArgs(std::span<const std::string> args)
             } catch (const UriError& error) {
                 throw UsageError("-u: " + std::string(error.what()));
             }
+        } else if (arg == "--tls") {
+            target.endpoint.tls = true;
+        } else if (arg == "--sni") {
+            target.endpoint.tlsSettings.sni = value();
+        } else if (arg == "--cacert") {
+            target.endpoint.tlsSettings.caCert = value();
+        } else if (arg == "--cacertdir") {
+            target.endpoint.tlsSettings.caCertDir = value();
+        } else if (arg == "--insecure") {
+            target.endpoint.tlsSettings.insecure = true;
+        } else if (arg == "--cert") {
+            target.endpoint.tlsSettings.cert = value();
+        } else if (arg == "--key") {
+            target.endpoint.tlsSettings.key = value();
+        } else if (arg == "--tls-ciphers") {
+            target.endpoint.tlsSettings.ciphers = value();
+        } else if (arg == "--tls-ciphersuites") {
+            target.endpoint.tlsSettings.cipherSuites = value();
         } else if (arg == "--history" || arg == "--latency-history") {
             result.monitor.history = true;
         } else if (arg == "--latency") {
@@ -113,12 +131,24 @@ Connection:
  -h <hostname>        Server host name or address (default 127.0.0.1)
  -p <port>            Server TCP port (default 6379)
  -s <socket>          Unix socket path; host and port are then ignored
- -u <uri>             Server URI: redis://[[user:]password@]host[:port][/db]
+ -u <uri>             Server URI: redis://[[user:]password@]host[:port][/db];
+                      rediss:// turns on TLS
  -a <password>        Password sent with AUTH
  --user <username>    ACL user name (use with -a)
+ --tls                Connect with TLS
+ --sni <host>         TLS server name indication
+ --cacert <file>      CA certificate file to verify the server with
+ --cacertdir <dir>    Directory of trusted CA certificates
+ --insecure           Do not verify the server's certificate
+ --cert <file>        Client certificate
+ --key <file>         Private key of the client certificate
+ --tls-ciphers <list> Ciphers for TLS 1.2 and older (see ciphers(1ssl))
+ --tls-ciphersuites <list>
+                      Cipher suites for TLS 1.3 (see ciphers(1ssl))
 
 Sampling:
- --history            Like --latency-history: start afresh every window and
+ --history            Like redis-cli --latency-history (also accepted as
+                      --latency-history): start afresh every window and
                       print one line per window
  -i, --interval <sec> Window length with --history (decimal, default 15)
  --duration <sec>     Stop after this many seconds (decimal); without it,

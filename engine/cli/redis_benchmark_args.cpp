@@ -144,7 +144,7 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
         } else if (arg == "--threads") {
             config.threads = static_cast<int>(parseInteger(arg, value(), 1, kMaxThreads));
         } else if (arg == "--cluster") {
-            throw UsageError("--cluster: Redis Cluster is not supported yet");
+            config.cluster = true;
         } else if (arg == "--enable-tracking") {
             throw UsageError("--enable-tracking: client tracking is not supported yet");
         } else if (arg == "-k") {
@@ -244,7 +244,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
         if (stdinArg)
             throw UsageError("-x: needs a command on the command line (its last argument is read from standard input)");
         std::vector<std::string> unknown;
-        config.tests = redisBenchmarkSuite(selection.value_or(std::string()), config.valueSize, config.keyspace, &unknown);
+        config.tests = redisBenchmarkSuite(selection.value_or(std::string()), config.valueSize, config.keyspace, &unknown,
+                                           config.cluster);
         if (!unknown.empty()) {
             std::string names;
             for (const std::string& name : unknown)
@@ -312,7 +313,8 @@ Load:
  -x                 Read the COMMAND's last argument from standard input
  -l                 Loop: repeat the tests until interrupted
  -I                 Idle: open the connections, send nothing, wait
- --cluster          Cluster mode (not supported yet)
+ --cluster          Cluster mode: discover the masters from -h/-p, connect
+                    every client to each, route each key to its slot's owner
  --enable-tracking  CLIENT TRACKING on before the tests (not supported yet)
 
 Output:

@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,17 +21,22 @@ std::string drainTlsErrors()
     std::string text;
     unsigned long code = 0;
     while ((code = ERR_get_error()) != 0) {
-        if (!text.empty())
-            text += "; ";
         // The reason alone reads best ("certificate verify failed"); the full
         // code string only when OpenSSL has no reason text for it.
+        std::string item;
         if (const char* reason = ERR_reason_error_string(code)) {
-            text += reason;
+            item = reason;
         } else {
             char buffer[256];
             ERR_error_string_n(code, buffer, sizeof buffer);
-            text += buffer;
+            item = buffer;
         }
+        // OpenSSL's decoders often report the same reason several times.
+        if (("; " + text + "; ").find("; " + item + "; ") != std::string::npos)
+            continue;
+        if (!text.empty())
+            text += "; ";
+        text += item;
     }
     return text;
 }
@@ -230,8 +236,20 @@ std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std:
                 key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, &noPassphrase, nullptr));
         }
         if (!key) {
-            fail(error, withReason("client key file '" + settings.key
-                                   + "' is not an unencrypted PEM private key"));
+            // Say which of the usual mistakes it is; OpenSSL's decoder
+            // reasons ("unsupported") do not.
+            std::string head(4096, '\0');
+            if (std::FILE* file = std::fopen(settings.key.c_str(), "rb")) {
+                head.resize(std::fread(head.data(), 1, head.size(), file));
+                std::fclose(file);
+            }
+            std::string why = "is not a PEM private key";
+            if (head.find("-----BEGIN") == std::string::npos)
+                why += " (no '-----BEGIN ... PRIVATE KEY-----' line)";
+            else if (head.find("ENCRYPTED") != std::string::npos)
+                why = "is encrypted, and a benchmark cannot ask for its passphrase (decrypt it first: "
+                      "openssl pkey -in KEY -out PLAIN_KEY)";
+            fail(error, withReason("client key file '" + settings.key + "' " + why));
             return nullptr;
         }
         if (X509_check_private_key(SSL_CTX_get0_certificate(ctx), key.get()) != 1) {

@@ -187,8 +187,15 @@ TlsSession::~TlsSession() { release(); }
 
 void TlsSession::release()
 {
-    if (m_ssl)
-        SSL_free(m_ssl);
+    if (!m_ssl)
+        return;
+    // SSL_free() marks the session non-resumable unless close_notify was
+    // sent. Connections end without it all the time here (the server closes,
+    // as Redis does; -k 0 drops them): that must not cost the session that
+    // other connections resume with. Fatal TLS errors have already
+    // invalidated their session inside OpenSSL.
+    SSL_set_shutdown(m_ssl, SSL_get_shutdown(m_ssl) | SSL_SENT_SHUTDOWN);
+    SSL_free(m_ssl);
     m_ssl = nullptr;
 }
 

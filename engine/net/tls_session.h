@@ -6,9 +6,9 @@
 // writable). The caller owns the fd and closes it after this object is gone.
 //
 // Thread affinity: one thread at a time (the worker that owns the
-// connection). The session shares ownership of its TlsContext. No call
-// allocates on our side; OpenSSL allocates its record buffers as the
-// context's BufferPolicy says.
+// connection). The session shares ownership of its TlsContext. read() and
+// write() allocate nothing on our side (only a failure's text does);
+// OpenSSL allocates its record buffers as the context's BufferPolicy says.
 //
 // Driving it from a level-triggered event loop (epoll):
 //   - After connect() completes (EPOLLOUT), call handshake() until Ok; on

@@ -138,6 +138,10 @@ ConnectionReport checkConnection(const RunConfig& target)
     SyncClient client;
     if (!client.open(target, &report.error))
         return report;
+    if (const TlsSession* tls = client.tlsSession()) {
+        report.tlsProtocol = tls->protocol();
+        report.tlsCipher = tls->cipher();
+    }
 
     // The first command tells whether we may talk at all (NOAUTH, LOADING…).
     auto first = client.command({ "PING" }, &report.error);

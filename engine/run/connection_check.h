@@ -18,6 +18,8 @@ struct ConnectionReport {
 
     std::string endpoint;          // Endpoint::describe(): "127.0.0.1:6379", "unix:/path"
     bool tls = false;              // the connection used TLS
+    std::string tlsProtocol;       // "TLSv1.3"; empty without TLS
+    std::string tlsCipher;         // "TLS_AES_256_GCM_SHA384"; empty without TLS
 
     // "redis", "valkey", "keydb", "dragonfly", "memurai"; "unknown" when INFO
     // is refused (see notes).

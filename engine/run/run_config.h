@@ -55,6 +55,10 @@ struct RunConfig {
     std::string user;                    // ACL user; empty = default
     std::string password;                // never written to a run file
     int database = 0;                    // SELECT when non-zero
+    // Redis Cluster: discover the masters from the endpoint (a seed node),
+    // give every client a connection to each, route by key slot, follow
+    // MOVED / ASK and failovers.
+    bool cluster = false;
     int protocol = 2;                    // 2, or 3 (HELLO 3)
 
     int connections = 50;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/cluster/cluster_discovery.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/sync_client.h"
 #include "engine/run/server_probe.h"
@@ -26,6 +27,7 @@ IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
     p.reconnects = stats.reconnects;
     p.connectErrors = stats.connectErrors;
     p.unanswered = stats.unanswered;
+    p.redirects = stats.moved + stats.asked;
     LatencyHistogram all;
     for (const CommandCounters& command : stats.commands) {
         p.requests += command.requests;
@@ -154,26 +156,69 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
 
     const std::shared_ptr<const RequestGeneratorFactory> generators = spec.generator
         ? spec.generator
-        : std::make_shared<const TemplateGeneratorFactory>(spec, m_config.keyspace);
+        : std::make_shared<const TemplateGeneratorFactory>(spec, m_config.keyspace, m_config.cluster);
     const std::vector<std::string> commandNames = generators->commandNames();
     const std::size_t commandCount = std::max<std::size_t>(1, commandNames.size());
 
     std::string error;
-    std::optional<std::map<std::string, CommandStat>> statsBefore;
-    if (probe && probe->isOpen() && !m_config.idle)
-        statsBefore = readCommandStats(*probe, &error);
+    // Where the traffic goes: one server, or every master of a cluster.
+    std::shared_ptr<const SlotMap> slots;
+    std::vector<Endpoint> targets { m_config.endpoint };
+    if (m_config.cluster) {
+        auto map = std::make_shared<SlotMap>();
+        if (!discoverCluster(m_config, *map, &error)) {
+            test.status = RunStatus::Failed;
+            test.failure = error;
+            return test;
+        }
+        targets.clear();
+        for (const ClusterNode& node : map->nodes())
+            targets.push_back(nodeEndpoint(m_config.endpoint, node));
+        slots = map;
+    }
+    // The server's own counts, summed over the masters (replicas count the
+    // writes they replicate, so they are left out).
+    auto readServerStats = [&]() -> std::optional<std::map<std::string, CommandStat>> {
+        if (m_config.idle)
+            return std::nullopt;
+        if (!slots)
+            return probe && probe->isOpen() ? readCommandStats(*probe, &error) : std::nullopt;
+        std::map<std::string, CommandStat> sum;
+        for (int node : slots->servingNodes()) {
+            RunConfig nodeConfig = m_config;
+            nodeConfig.endpoint = targets[static_cast<std::size_t>(node)];
+            SyncClient client;
+            if (!client.open(nodeConfig, &error))
+                return std::nullopt;
+            auto stats = readCommandStats(client, &error);
+            if (!stats)
+                return std::nullopt;
+            for (const auto& [name, stat] : *stats) {
+                sum[name].calls += stat.calls;
+                sum[name].rejectedCalls += stat.rejectedCalls;
+                sum[name].failedCalls += stat.failedCalls;
+            }
+        }
+        return sum;
+    };
+    const std::optional<std::map<std::string, CommandStat>> statsBefore = readServerStats();
 
-    if (!ensureFileLimit(static_cast<std::uint64_t>(std::max(1, m_config.connections)), &error)) {
+    const std::uint64_t socketsPerClient = slots ? slots->servingNodes().size() : 1;
+    if (!ensureFileLimit(static_cast<std::uint64_t>(std::max(1, m_config.connections)) * socketsPerClient, &error)) {
         test.status = RunStatus::Failed;
         test.failure = error;
         return test;
     }
 
-    SocketAddress address;
-    if (!resolveEndpoint(m_config.endpoint, address, &error)) {
-        test.status = RunStatus::Failed;
-        test.failure = error;
-        return test;
+    std::vector<SocketAddress> addresses(targets.size());
+    std::vector<std::string> hosts;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        hosts.push_back(targets[i].host);
+        if (!resolveEndpoint(targets[i], addresses[i], &error)) {
+            test.status = RunStatus::Failed;
+            test.failure = error;
+            return test;
+        }
     }
 
     std::shared_ptr<TlsContext> tls;
@@ -201,9 +246,11 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         plan.config = &m_config;
         plan.generators = generators;
         plan.commandCount = commandCount;
-        plan.address = address;
+        plan.nodeAddresses = addresses;
+        plan.nodeHosts = hosts;
+        plan.slots = slots;
         plan.tls = tls;
-        plan.totalConnections = static_cast<std::size_t>(connections);
+        plan.totalClients = static_cast<std::size_t>(connections);
         plan.countLimited = countLimited;
         plan.idle = m_config.idle;
         plan.intervalNs = perConnectionRate > 0 ? static_cast<std::uint64_t>(1e9 / perConnectionRate) : 0;
@@ -217,7 +264,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         WorkerPlan& plan = plans[static_cast<std::size_t>(k % workerCount)];
         plan.quotas.push_back(quota);
         plan.activationOffsetsNs.push_back(rampOffsetNs(m_config, k));
-        plan.connectionIndexes.push_back(static_cast<std::size_t>(k));
+        plan.clientIndexes.push_back(static_cast<std::size_t>(k));
     }
 
     std::vector<std::unique_ptr<Worker>> workers;
@@ -368,6 +415,21 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         test.commands.push_back(std::move(command));
     }
     test.clampedLatencies = test.latency.clampedCount();
+    test.moved = total.moved;
+    test.asked = total.asked;
+    test.retried = total.retried;
+    test.topologyRefreshes = total.topologyRefreshes;
+    if (slots) {
+        for (std::size_t i = 0; i < total.nodes.size(); ++i) {
+            NodeResult node;
+            node.address = i < slots->nodes().size() ? slots->nodes()[i].address() : "node " + std::to_string(i);
+            node.requests = total.nodes[i].requests;
+            node.errors = total.nodes[i].errors;
+            node.latency = std::move(total.nodes[i].latency);
+            if (node.requests > 0 || (i < slots->nodes().size() && slots->slotCount(static_cast<int>(i)) > 0))
+                test.nodes.push_back(std::move(node));
+        }
+    }
 
     for (auto& worker : workers) {
         if (worker->phase() == Worker::Phase::Failed) {
@@ -382,8 +444,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     // The server's own count must equal ours (warm-up requests included:
     // the server saw those too).
     if (statsBefore) {
-        std::string statsError;
-        auto statsAfter = readCommandStats(*probe, &statsError);
+        auto statsAfter = readServerStats();
         if (statsAfter) {
             auto calls = [](const std::map<std::string, CommandStat>& stats, const std::string& name) {
                 auto it = stats.find(name);
@@ -399,7 +460,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 names += (names.empty() ? "" : "+") + name;
             }
             test.crossCheck.command = names;
-            test.crossCheck.clientRequests = test.requests + test.warmupRequests;
+            // A node answering MOVED or ASK counts the command as rejected.
+            test.crossCheck.clientRequests = test.requests + test.warmupRequests + test.moved + test.asked;
         }
     }
     return test;

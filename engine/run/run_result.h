@@ -35,6 +35,7 @@ struct IntervalPoint {
     std::uint64_t reconnects = 0;
     std::uint64_t connectErrors = 0;
     std::uint64_t unanswered = 0;
+    std::uint64_t redirects = 0;         // cluster: MOVED + ASK followed
     // Latency of replies completed in this interval, ns.
     std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
     double mean = 0;
@@ -53,6 +54,14 @@ struct CommandResult {
     std::uint64_t bytesReceived = 0;
     LatencyHistogram latency;            // ns; open loop: from the due time
     LatencyHistogram uncorrectedLatency; // ns; open loop only: from the actual send
+};
+
+// One cluster node's share of a test.
+struct NodeResult {
+    std::string address;                 // "127.0.0.1:7000"
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    LatencyHistogram latency;            // ns
 };
 
 // The server's own count, taken from INFO commandstats before and after.
@@ -97,6 +106,12 @@ struct TestResult {
     // Per command of the mix; one entry (named like the test) for
     // single-command tests such as redis-benchmark's.
     std::vector<CommandResult> commands;
+    // Cluster runs: per node, and how the topology was followed.
+    std::vector<NodeResult> nodes;
+    std::uint64_t moved = 0;
+    std::uint64_t asked = 0;
+    std::uint64_t retried = 0;
+    std::uint64_t topologyRefreshes = 0;
     ServerCrossCheck crossCheck;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed

@@ -8,6 +8,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "engine/cluster/cluster_discovery.h"
+#include "engine/cluster/key_slot.h"
+#include "engine/cluster/redirect.h"
+#include "engine/cluster/request_key.h"
 #include "engine/net/session_setup.h"
 #include "engine/net/tls_session.h"
 #include "engine/resp/reply_scanner.h"
@@ -20,6 +24,9 @@ namespace {
 constexpr std::size_t kReadBufferSize = 256 * 1024;
 constexpr int kMaxEvents = 512;
 constexpr std::uint64_t kMinDrainNs = 2'000'000'000;
+constexpr std::size_t kMaxPendingConnects = 256;
+constexpr std::uint32_t kAskingMarker = UINT32_MAX;   // the reply to an ASKING we sent
+const std::string kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 } // namespace
 
 // ---- CompletionSignal -------------------------------------------------------
@@ -39,44 +46,57 @@ bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
     return notified;
 }
 
-// ---- Connection ---------------------------------------------------------------
+// ---- clients and connections ---------------------------------------------------
+
+struct Worker::Client {
+    std::unique_ptr<RequestGenerator> generator;
+    std::vector<Connection*> connections;   // by node index; [0] when not a cluster
+    std::size_t index = 0;                  // global client index
+    std::size_t inflight = 0;               // across its connections
+    std::uint64_t quota = 0;                // measured requests still to issue (count mode)
+    std::uint64_t nextDueNs = 0;            // open loop
+    std::uint64_t activeFromNs = 0;         // staircase ramp: issues nothing before this
+    std::uint64_t lastReplyNs = 0;          // for the client gap
+    bool exhausted = false;                 // the generator has nothing more
+    bool timerArmed = false;                // waiting in the timer heap
+    bool done = false;
+};
 
 struct Worker::Connection {
     enum class State { Connecting, Handshaking, Setup, Ready, Running, Done };
 
-    // A request on the wire. In closed loop dueNs == sentNs.
-    struct InFlight {
-        std::uint64_t dueNs;
-        std::uint64_t sentNs;
-        std::uint32_t command;
-    };
-
+    Client* client = nullptr;
+    int node = 0;                       // slot-map node index (0 when not a cluster)
     int fd = -1;
     State state = State::Connecting;
     TlsSession tls;                     // valid() only on TLS endpoints
     ReplyScanner scanner;
-    std::unique_ptr<RequestGenerator> generator;
     std::string out;                    // bytes queued, not yet written
     std::size_t outOffset = 0;
     bool writeArmed = false;
-    bool exhausted = false;             // the generator has nothing more
-    bool timerArmed = false;            // open loop: waiting in the timer heap
-    std::vector<InFlight> ring;         // capacity = pipeline
+    std::vector<InFlight> ring;         // capacity: pipeline (twice that in cluster runs, for ASKING)
     std::size_t head = 0;
     std::size_t inflight = 0;
-    std::uint64_t quota = 0;            // measured requests still to issue (count mode)
+    std::string sentLog;                // cluster: bytes of the in-flight requests, in order
+    std::size_t sentLogHead = 0;
     std::size_t setupPending = 0;       // setup replies still expected
     std::size_t setupIndex = 0;
-    std::uint64_t lastReplyNs = 0;      // for the client gap
     std::uint64_t connectStartNs = 0;
-    std::uint64_t nextDueNs = 0;        // open loop
-    std::uint64_t activeFromNs = 0;     // staircase ramp: issues nothing before this
     std::uint64_t sentSinceConnect = 0; // for --reconnect-interval
     int reconnectAttempts = 0;          // consecutive failed attempts after a loss
     bool backingOff = false;            // waiting in the timer heap to reconnect
+    bool timerArmed = false;
 
+    bool full() const { return inflight == ring.size(); }
     void push(const InFlight& request)
     {
+        if (full()) {   // only after many redirects; keep FIFO order
+            std::vector<InFlight> grown(ring.size() * 2);
+            for (std::size_t i = 0; i < inflight; ++i)
+                grown[i] = ring[(head + i) % ring.size()];
+            ring = std::move(grown);
+            head = 0;
+        }
         ring[(head + inflight) % ring.size()] = request;
         ++inflight;
     }
@@ -87,27 +107,69 @@ struct Worker::Connection {
         --inflight;
         return request;
     }
+    // The bytes of the oldest in-flight request (cluster runs), consumed.
+    std::string_view popSent(std::uint32_t length)
+    {
+        const std::string_view bytes(sentLog.data() + sentLogHead, length);
+        sentLogHead += length;
+        return bytes;
+    }
+    void compactSentLog()
+    {
+        if (inflight == 0) {
+            sentLog.clear();
+            sentLogHead = 0;
+        } else if (sentLogHead > 65536 && sentLogHead * 2 > sentLog.size()) {
+            sentLog.erase(0, sentLogHead);
+            sentLogHead = 0;
+        }
+    }
 };
 
-// ---- construction and controller side -------------------------------------------
+// ---- construction and controller side ------------------------------------------
 
 Worker::Worker(WorkerPlan plan)
     : m_plan(std::move(plan))
+    , m_cluster(m_plan.slots != nullptr)
     , m_current(m_plan.commandCount)
     , m_readBuffer(kReadBufferSize)
     , m_outbox(m_plan.commandCount)
 {
+    if (m_cluster) {
+        m_slots = *m_plan.slots;
+        m_current.nodes.resize(m_slots.nodes().size());
+    }
     m_setup = sessionSetupCommands(*m_plan.config);
     for (const auto& command : m_setup)
         appendCommand(m_setupBytes, command);
-    const std::size_t pipeline = static_cast<std::size_t>(std::max(1, m_plan.config->pipeline));
     for (std::size_t i = 0; i < m_plan.quotas.size(); ++i) {
-        auto c = std::make_unique<Connection>();
-        c->ring.resize(pipeline);
-        c->quota = m_plan.quotas[i];
-        c->generator = m_plan.generators->create(m_plan.connectionIndexes[i], m_plan.totalConnections, m_plan.seed);
-        m_connections.push_back(std::move(c));
+        auto client = std::make_unique<Client>();
+        client->index = m_plan.clientIndexes[i];
+        client->quota = m_plan.quotas[i];
+        client->generator = m_plan.generators->create(client->index, m_plan.totalClients, m_plan.seed);
+        Client& ref = *client;
+        m_clients.push_back(std::move(client));
+        if (m_cluster) {
+            for (int node : m_slots.servingNodes())
+                addConnection(ref, node);
+        } else {
+            addConnection(ref, 0);
+        }
     }
+}
+
+Worker::Connection& Worker::addConnection(Client& client, int node)
+{
+    auto c = std::make_unique<Connection>();
+    const std::size_t pipeline = static_cast<std::size_t>(std::max(1, m_plan.config->pipeline));
+    c->ring.resize(m_cluster ? pipeline * 2 : pipeline);
+    c->client = &client;
+    c->node = node;
+    if (client.connections.size() <= static_cast<std::size_t>(node))
+        client.connections.resize(static_cast<std::size_t>(node) + 1, nullptr);
+    client.connections[static_cast<std::size_t>(node)] = c.get();
+    m_connections.push_back(std::move(c));
+    return *m_connections.back();
 }
 
 Worker::~Worker()
@@ -149,7 +211,7 @@ void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64
     m_startNs = startNs;
     m_warmupEndNs = warmupEndNs;
     m_endNs = endNs;
-    m_started = true;
+    m_startSignalled = true;
     m_changed.notify_all();
 }
 
@@ -215,7 +277,14 @@ void Worker::publish()
     m_current.clear();
 }
 
-// ---- worker thread ----------------------------------------------------------------
+std::string Worker::describeNode(int node) const
+{
+    if (!m_cluster)
+        return m_plan.config->endpoint.describe();
+    return m_slots.nodes()[static_cast<std::size_t>(node)].address();
+}
+
+// ---- worker thread: phases ----------------------------------------------------------
 
 void Worker::run()
 {
@@ -230,7 +299,7 @@ void Worker::run()
     setPhase(Phase::Ready);
     {
         std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [this] { return m_started || m_cancel.load(std::memory_order_relaxed); });
+        m_changed.wait(lock, [this] { return m_startSignalled || m_cancel.load(std::memory_order_relaxed); });
     }
     if (m_cancel.load(std::memory_order_relaxed))
         return;
@@ -246,8 +315,6 @@ void Worker::run()
 // gets the full connect timeout from its own start.
 void Worker::connectPhase()
 {
-    constexpr std::size_t kMaxPendingConnects = 256;
-    const std::string where = m_plan.config->endpoint.describe();
     epoll_event events[kMaxEvents];
     const std::size_t total = m_connections.size();
     m_connecting = total;
@@ -267,7 +334,7 @@ void Worker::connectPhase()
                 const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Handshaking
                     || c.state == Connection::State::Setup;
                 if (pending && now - c.connectStartNs > m_connectTimeoutNs) {
-                    fail("cannot connect to " + where + ": timed out after "
+                    fail("cannot connect to " + describeNode(c.node) + ": timed out after "
                          + std::to_string(m_plan.config->connectTimeoutMs) + " ms (" + std::to_string(ready) + " of "
                          + std::to_string(total) + " connections ready)");
                     return;
@@ -283,21 +350,22 @@ void Worker::connectPhase()
 void Worker::measuredPhase()
 {
     const RunConfig& config = *m_plan.config;
-    const std::string where = config.endpoint.describe();
     epoll_event events[kMaxEvents];
     m_current.clear();   // setup traffic is not part of the test
+    m_started = true;
 
-    // Open loop: spread the connections' first due times over one interval so
+    for (auto& c : m_connections)
+        c->state = Connection::State::Running;
+    // Open loop: spread the clients' first due times over one interval so
     // they do not all fire together.
-    for (std::size_t i = 0; i < m_connections.size(); ++i) {
-        Connection& c = *m_connections[i];
-        c.state = Connection::State::Running;
-        c.activeFromNs = m_startNs + m_plan.activationOffsetsNs[i];
+    for (std::size_t i = 0; i < m_clients.size(); ++i) {
+        Client& client = *m_clients[i];
+        client.activeFromNs = m_startNs + m_plan.activationOffsetsNs[i];
         if (m_plan.intervalNs)
-            c.nextDueNs = c.activeFromNs
-                + m_plan.intervalNs * m_plan.connectionIndexes[i] / std::max<std::size_t>(1, m_plan.totalConnections);
+            client.nextDueNs = client.activeFromNs
+                + m_plan.intervalNs * client.index / std::max<std::size_t>(1, m_plan.totalClients);
         if (!m_plan.idle)
-            refill(c);
+            refill(client);
     }
 
     const std::uint64_t tickNs = static_cast<std::uint64_t>(std::max(0.01, config.tickSeconds) * 1e9);
@@ -324,9 +392,8 @@ void Worker::measuredPhase()
         if (!m_draining && (m_stop.load(std::memory_order_relaxed) || (m_endNs && now >= m_endNs))) {
             m_draining = true;
             m_drainDeadlineNs = now + drainWindowNs;
-            for (auto& c : m_connections)   // idle, backing-off and drained connections end here
-                if (c->state == Connection::State::Running && c->inflight == 0 && (c->out.empty() || c->backingOff))
-                    finish(*c);
+            for (auto& client : m_clients)   // idle, backing-off and drained clients end here
+                finishClientIfDone(*client);
         }
         if (m_draining && now >= m_drainDeadlineNs) {
             std::uint64_t unanswered = 0;
@@ -336,8 +403,8 @@ void Worker::measuredPhase()
                     finish(*c);
                 }
             if (unanswered > 0)
-                fail(std::to_string(unanswered) + " requests got no reply from " + where + " within "
-                     + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
+                fail(std::to_string(unanswered) + " requests got no reply from " + config.endpoint.describe()
+                     + " within " + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
         }
         for (auto& c : m_connections)
             if ((c->state == Connection::State::Connecting || c->state == Connection::State::Handshaking
@@ -360,28 +427,35 @@ int Worker::waitForEvents(epoll_event* events, int capacity, std::uint64_t until
 void Worker::runDueTimers(std::uint64_t now)
 {
     while (!m_timers.empty() && m_timers.top().dueNs <= now) {
-        Connection& c = *m_timers.top().connection;
+        const Timer timer = m_timers.top();
         m_timers.pop();
-        c.timerArmed = false;
-        if (c.state != Connection::State::Running)
-            continue;
-        if (c.backingOff) {
+        if (timer.connection) {
+            Connection& c = *timer.connection;
+            c.timerArmed = false;
+            if (c.state != Connection::State::Running || !c.backingOff)
+                continue;
             c.backingOff = false;
             if (m_draining || !issuingAllowed(now)) {
                 finish(c);
+                finishClientIfDone(*c.client);
                 continue;
             }
             ++m_current.reconnects;
             openConnection(c, now);
             continue;
         }
-        refill(c);
+        Client& client = *timer.client;
+        client.timerArmed = false;
+        if (!client.done)
+            refill(client);
     }
 }
 
+// ---- worker thread: connections ----------------------------------------------------
+
 bool Worker::openConnection(Connection& c, std::uint64_t now)
 {
-    const SocketAddress& address = m_plan.address;
+    const SocketAddress& address = m_plan.nodeAddresses[m_cluster ? static_cast<std::size_t>(c.node) : 0];
     c.fd = ::socket(address.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c.fd < 0) {
         fail("cannot create socket: " + errnoText(errno)
@@ -401,7 +475,7 @@ bool Worker::openConnection(Connection& c, std::uint64_t now)
     c.outOffset = 0;
     if (::connect(c.fd, address.get(), address.length) != 0 && errno != EINPROGRESS) {
         connectFailed(c, errnoText(errno));
-        return m_failed ? false : true;
+        return !m_failed;
     }
     c.writeArmed = true;
     m_loop.add(c.fd, EPOLLIN | EPOLLOUT, &c);
@@ -423,7 +497,7 @@ void Worker::onEvent(Connection& c, std::uint32_t events)
     }
     if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
         onReadable(c);
-    if (c.state != Connection::State::Done && (events & EPOLLOUT) && c.writeArmed)
+    if (c.state != Connection::State::Done && c.fd >= 0 && (events & EPOLLOUT) && c.writeArmed)
         flush(c);
 }
 
@@ -437,7 +511,9 @@ void Worker::onConnected(Connection& c)
         return;
     }
     if (m_plan.tls) {
-        c.tls = TlsSession(*m_plan.tls, c.fd, m_plan.address.isUnix() ? std::string() : m_plan.config->endpoint.host);
+        const std::size_t at = m_cluster ? static_cast<std::size_t>(c.node) : 0;
+        const SocketAddress& address = m_plan.nodeAddresses[at];
+        c.tls = TlsSession(*m_plan.tls, c.fd, address.isUnix() ? std::string() : m_plan.nodeHosts[at]);
         c.state = Connection::State::Handshaking;
         continueHandshake(c);
         return;
@@ -456,14 +532,7 @@ void Worker::continueHandshake(Connection& c)
         return;
     }
     if (status != TlsSession::Status::Ok) {
-        const std::string why = "TLS handshake failed: " + c.tls.failure();
-        ++m_current.connectErrors;
-        if (reconnectAllowed(c)) {
-            scheduleReconnect(c);
-            return;
-        }
-        finish(c);
-        fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + why);
+        connectFailed(c, "TLS handshake failed: " + c.tls.failure());
         return;
     }
     m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
@@ -476,19 +545,17 @@ void Worker::continueHandshake(Connection& c)
 void Worker::onTransportReady(Connection& c)
 {
     c.reconnectAttempts = 0;
-    const bool initial = m_connecting > 0;
     if (c.setupPending > 0) {
         c.state = Connection::State::Setup;
-    } else if (initial) {
+    } else if (!m_started) {
         c.state = Connection::State::Ready;
         --m_connecting;
     } else {
         c.state = Connection::State::Running;   // a reconnect during the run
     }
     flush(c);
-    if (c.state == Connection::State::Running && c.inflight == 0)
-        refill(c);   // reconnected after a loss: nothing was queued
-
+    if (c.state == Connection::State::Running && c.client->inflight == 0)
+        refill(*c.client);   // reconnected after a loss: nothing was queued
 }
 
 void Worker::onReadable(Connection& c)
@@ -528,27 +595,28 @@ void Worker::onReadable(Connection& c)
         return;
     }
     if (c.outOffset < c.out.size())
-        flush(c);   // a write that waited for a read (TLS renegotiation, key update)
+        flush(c);   // a write that waited for a read (TLS key update)
 }
 
 void Worker::onBytes(Connection& c, std::size_t n)
 {
     const std::uint64_t now = nowNs();
     const bool openLoop = m_plan.intervalNs != 0;
+    Client& client = *c.client;
     bool measured = false;
-    std::string protocolError;
+    std::string problem;
 
-    c.scanner.feed(std::string_view(m_readBuffer.data(), static_cast<std::size_t>(n)), [&](const ReplyInfo& reply) {
-        if (!protocolError.empty())
+    c.scanner.feed(std::string_view(m_readBuffer.data(), n), [&](const ReplyInfo& reply) {
+        if (!problem.empty())
             return;
         if (c.setupPending > 0) {
             if (reply.type == ReplyType::Error) {
-                protocolError = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
+                problem = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
                 return;
             }
             ++c.setupIndex;
             if (--c.setupPending == 0) {
-                if (m_connecting > 0 && c.state == Connection::State::Setup) {
+                if (!m_started && c.state == Connection::State::Setup) {
                     c.state = Connection::State::Ready;
                     --m_connecting;
                 } else {
@@ -560,10 +628,20 @@ void Worker::onBytes(Connection& c, std::size_t n)
         if (reply.type == ReplyType::Push)
             return;   // RESP3 out-of-band message, not an answer to a request
         if (c.inflight == 0) {
-            protocolError = "unexpected reply from the server (no request in flight)";
+            problem = "unexpected reply from " + describeNode(c.node) + " (no request in flight)";
             return;
         }
-        const Connection::InFlight request = c.pop();
+        const InFlight request = c.pop();
+        const std::string_view bytes = m_cluster ? c.popSent(request.length) : std::string_view();
+        if (request.command == kAskingMarker)
+            return;   // +OK to our ASKING
+        if (m_cluster && (reply.error == ErrorKind::Moved || reply.error == ErrorKind::Ask)) {
+            const std::optional<Redirect> target = parseRedirect(reply.errorText);
+            if (!target || !redirect(c, request, bytes, *target, false))
+                problem = "cannot follow redirect from " + describeNode(c.node) + ": " + std::string(reply.errorText);
+            return;   // still in flight, on another node
+        }
+        --client.inflight;
         if (request.dueNs < m_warmupEndNs) {
             ++m_current.warmupRequests;
             return;
@@ -575,8 +653,15 @@ void Worker::onBytes(Connection& c, std::size_t n)
             command.uncorrected.record(now - request.sentNs);
         ++command.requests;
         command.bytesReceived += reply.bytes;
+        NodeCounters* node = m_cluster ? &m_current.nodes[static_cast<std::size_t>(c.node)] : nullptr;
+        if (node) {
+            node->latency.record(now - request.dueNs);
+            ++node->requests;
+        }
         if (reply.type == ReplyType::Error) {
             ++command.errors;
+            if (node)
+                ++node->errors;
             m_current.noteError(reply.error, reply.errorText);
         } else if (reply.miss) {
             ++command.misses;
@@ -588,21 +673,82 @@ void Worker::onBytes(Connection& c, std::size_t n)
         lose(c, std::string("protocol error: ") + std::string(c.scanner.failure()));
         return;
     }
-    if (!protocolError.empty()) {
-        fail(protocolError);
+    if (!problem.empty()) {
+        fail(problem);
         return;
     }
+    if (m_cluster)
+        c.compactSentLog();
     if (measured) {
         m_current.lastReplyNs = now;
-        c.lastReplyNs = now;
+        client.lastReplyNs = now;
     }
     if (c.state != Connection::State::Running)
         return;
     const std::uint64_t interval = m_plan.config->reconnectInterval;
-    if (c.inflight == 0 && (!m_plan.config->keepAlive || (interval && c.sentSinceConnect >= interval)))
+    if (c.inflight == 0 && !m_cluster && (!m_plan.config->keepAlive || (interval && c.sentSinceConnect >= interval)))
         reconnect(c);
     else
-        refill(c);
+        refill(client);
+}
+
+// MOVED: the slot has a new owner for good; ASK: ask that node once (with
+// ASKING first). The request keeps its original times, so the detour counts
+// in its latency.
+bool Worker::redirect(Connection& c, const InFlight& request, std::string_view bytes,
+                      const Redirect& target, bool retry)
+{
+    const bool ask = target.ask;
+    std::string host = target.host.empty() ? m_slots.nodes()[static_cast<std::size_t>(c.node)].host : target.host;
+    int node = m_slots.findNode(host, target.port);
+    if (ask) {
+        ++m_current.asked;
+        if (node == SlotMap::kNoNode)
+            node = m_slots.addNode(ClusterNode { host, target.port, {}, true });
+    } else {
+        ++(retry ? m_current.retried : m_current.moved);
+        node = m_slots.update(target.slot, host, target.port);
+    }
+    if (static_cast<std::size_t>(node) >= m_plan.nodeAddresses.size()) {
+        // A node we have never seen (resharding to a new master): resolve it
+        // once; blocking, but rare.
+        Endpoint endpoint = nodeEndpoint(m_plan.config->endpoint, m_slots.nodes()[static_cast<std::size_t>(node)]);
+        SocketAddress address;
+        std::string error;
+        if (!resolveEndpoint(endpoint, address, &error))
+            return false;
+        m_plan.nodeAddresses.resize(static_cast<std::size_t>(node) + 1, address);
+        m_plan.nodeHosts.resize(static_cast<std::size_t>(node) + 1, endpoint.host);
+        m_plan.nodeAddresses[static_cast<std::size_t>(node)] = address;
+        m_plan.nodeHosts[static_cast<std::size_t>(node)] = endpoint.host;
+    }
+    if (m_current.nodes.size() <= static_cast<std::size_t>(node))
+        m_current.nodes.resize(static_cast<std::size_t>(node) + 1);
+
+    Client& client = *c.client;
+    Connection* to = static_cast<std::size_t>(node) < client.connections.size()
+        ? client.connections[static_cast<std::size_t>(node)] : nullptr;
+    if (!to) {
+        to = &addConnection(client, node);
+        ++m_open;
+        to->state = Connection::State::Running;
+        if (!openConnection(*to, nowNs()))
+            return false;
+    }
+    if (to->backingOff || to->state == Connection::State::Done)
+        return false;
+    if (ask) {
+        to->out += kAskingCommand;
+        to->sentLog += kAskingCommand;
+        to->push(InFlight { request.dueNs, request.sentNs, kAskingMarker,
+                                        static_cast<std::uint32_t>(kAskingCommand.size()) });
+    }
+    to->out.append(bytes);
+    to->sentLog.append(bytes);
+    to->push(InFlight { request.dueNs, request.sentNs, request.command, static_cast<std::uint32_t>(bytes.size()) });
+    if (to->fd >= 0 && to->state == Connection::State::Running)
+        flush(*to);
+    return true;
 }
 
 bool Worker::issuingAllowed(std::uint64_t now) const
@@ -611,69 +757,119 @@ bool Worker::issuingAllowed(std::uint64_t now) const
 }
 
 // Appends as many requests as the pipeline, the quota, the schedule (open
-// loop) and the generator allow; returns how many.
-std::size_t Worker::queueRequests(Connection& c, std::uint64_t now)
+// loop), the ramp and the generator allow; returns how many. Cluster runs
+// route each request to the connection of the node owning its key's slot.
+std::size_t Worker::queueRequests(Client& client, std::uint64_t now)
 {
-    if (!issuingAllowed(now) || c.exhausted)
+    if (!issuingAllowed(now) || client.exhausted)
         return 0;
-    if (now < c.activeFromNs) {   // not yet switched on by the ramp
-        if (!c.timerArmed) {
-            m_timers.push(Timer { c.activeFromNs, &c });
-            c.timerArmed = true;
+    const std::uint64_t wakeAt = now < client.activeFromNs ? client.activeFromNs : 0;
+    if (wakeAt) {   // not yet switched on by the ramp
+        if (!client.timerArmed) {
+            m_timers.push(Timer { wakeAt, &client, nullptr });
+            client.timerArmed = true;
         }
         return 0;
     }
     const bool openLoop = m_plan.intervalNs != 0;
+    const std::size_t pipeline = static_cast<std::size_t>(std::max(1, m_plan.config->pipeline));
     std::size_t queued = 0;
-    while (c.inflight < c.ring.size()) {
-        const std::uint64_t due = openLoop ? c.nextDueNs : now;
+    while (client.inflight < pipeline) {
+        const std::uint64_t due = openLoop ? client.nextDueNs : now;
         if (openLoop && due > now) {
-            if (!c.timerArmed) {
-                m_timers.push(Timer { due, &c });
-                c.timerArmed = true;
+            if (!client.timerArmed) {
+                m_timers.push(Timer { due, &client, nullptr });
+                client.timerArmed = true;
             }
             break;
         }
         const bool measured = due >= m_warmupEndNs;
-        if (measured && m_plan.countLimited && c.quota == 0)
+        if (measured && m_plan.countLimited && client.quota == 0)
             break;
-        const std::size_t before = c.out.size();
-        const std::uint32_t command = c.generator->appendNext(c.out);
+
+        Connection* c = client.connections[0];
+        if (!m_cluster && (c->backingOff || c->state == Connection::State::Done))
+            break;   // reconnecting: requests wait (open loop: and fall behind)
+        std::string& out = m_cluster ? m_scratch : c->out;
+        const std::size_t before = out.size();
+        const std::uint32_t command = client.generator->appendNext(out);
         if (command == RequestGenerator::kExhausted) {
-            c.exhausted = true;
+            client.exhausted = true;
             break;
         }
-        c.push(Connection::InFlight { due, now, command });
+        std::uint32_t length = static_cast<std::uint32_t>(out.size() - before);
+        if (m_cluster) {
+            const std::optional<std::string_view> key = firstKeyOfRequest(m_scratch);
+            int node = key ? m_slots.lookup(keySlot(*key)) : client.connections.empty() ? 0 : -1;
+            if (node < 0 || static_cast<std::size_t>(node) >= client.connections.size()
+                || !client.connections[static_cast<std::size_t>(node)]) {
+                // No key, or a slot without a known owner: any live connection.
+                node = -1;
+                for (std::size_t i = 0; i < client.connections.size() && node < 0; ++i)
+                    if (client.connections[i] && client.connections[i]->state == Connection::State::Running)
+                        node = static_cast<int>(i);
+                if (node < 0) {
+                    m_scratch.clear();
+                    break;
+                }
+            }
+            c = client.connections[static_cast<std::size_t>(node)];
+            if (c->backingOff || c->state == Connection::State::Done) {
+                m_scratch.clear();   // its node is being reconnected: wait
+                break;
+            }
+            c->out += m_scratch;
+            c->sentLog += m_scratch;
+            m_scratch.clear();
+        }
+        c->push(InFlight { due, now, command, length });
+        ++client.inflight;
+        ++c->sentSinceConnect;
         ++queued;
-        ++c.sentSinceConnect;
         if (openLoop) {
-            c.nextDueNs += m_plan.intervalNs;
+            client.nextDueNs += m_plan.intervalNs;
             m_current.maxSendLagNs = std::max(m_current.maxSendLagNs, now - due);
         }
         if (measured) {
             if (m_plan.countLimited)
-                --c.quota;
-            m_current.commands[command].bytesSent += c.out.size() - before;
-            if (!openLoop && c.lastReplyNs)
-                m_current.clientGap.record(now - c.lastReplyNs);
+                --client.quota;
+            m_current.commands[command].bytesSent += length;
+            if (!openLoop && client.lastReplyNs)
+                m_current.clientGap.record(now - client.lastReplyNs);
         }
     }
     return queued;
 }
 
-void Worker::refill(Connection& c)
+void Worker::refill(Client& client)
 {
     // Closed loop, redis-benchmark style: the next batch goes out when the
     // whole previous one is answered.
-    if (m_plan.config->pipelineBatches && m_plan.intervalNs == 0 && c.inflight > 0)
+    if (m_plan.config->pipelineBatches && m_plan.intervalNs == 0 && client.inflight > 0)
         return;
-    const std::size_t queued = queueRequests(c, nowNs());
-    if (queued > 0) {
-        flush(c);
+    if (queueRequests(client, nowNs()) > 0) {
+        for (Connection* c : client.connections)
+            if (c && c->fd >= 0 && c->state == Connection::State::Running && c->outOffset < c->out.size())
+                flush(*c);
         return;
     }
-    if (c.inflight == 0 && c.out.size() == c.outOffset && !c.timerArmed)
-        finish(c);
+    finishClientIfDone(client);
+}
+
+// A client with nothing in flight and nothing more to send closes its
+// connections (also one still waiting to reconnect).
+void Worker::finishClientIfDone(Client& client)
+{
+    if (client.done || client.inflight > 0)
+        return;
+    const bool moreToSend = issuingAllowed(nowNs()) && !client.exhausted
+        && !(m_plan.countLimited && client.quota == 0);
+    if (moreToSend)
+        return;
+    client.done = true;
+    for (Connection* c : client.connections)
+        if (c)
+            finish(*c);
 }
 
 void Worker::flush(Connection& c)
@@ -725,20 +921,24 @@ void Worker::flush(Connection& c)
 
 void Worker::reconnect(Connection& c)
 {
-    // -k 0: a new connection for every request (batch). The request is queued
-    // before connecting, so its latency includes connect and setup.
+    // -k 0 and --reconnect-interval: a new connection. The next requests are
+    // queued before connecting, so their latency includes connect and setup.
     closeSocket(c);
     c.out.clear();
     c.outOffset = 0;
     c.sentSinceConnect = 0;
+    Client& client = *c.client;
     const std::uint64_t now = nowNs();
-    if (queueRequests(c, now) == 0) {
-        if (c.timerArmed) {
-            c.state = Connection::State::Running;   // open loop: reconnect when due
+    if (queueRequests(client, now) == 0) {
+        if (client.timerArmed) {   // open loop: reconnect when due
+            c.backingOff = false;
+            c.state = Connection::State::Running;
+            openConnection(c, now);
             return;
         }
         c.state = Connection::State::Done;
         --m_open;
+        client.done = true;
         return;
     }
     if (now >= m_warmupEndNs)
@@ -758,27 +958,84 @@ void Worker::finish(Connection& c)
 void Worker::lose(Connection& c, const std::string& why)
 {
     ++m_current.connectErrors;
+    if (m_cluster && m_started && !m_draining) {
+        failOverNode(c);
+        return;
+    }
     if (reconnectAllowed(c)) {
         // Requests on the wire when the connection broke are never answered:
         // counted, not retried, so the outage stays visible.
         m_current.unanswered += c.inflight;
+        c.client->inflight -= c.inflight;
         m_current.noteMessage("connection lost: " + why);
         scheduleReconnect(c);
         return;
     }
     finish(c);
-    fail("connection to " + m_plan.config->endpoint.describe() + " lost: " + why);
+    fail("connection to " + describeNode(c.node) + " lost: " + why);
+}
+
+// Cluster: a node went away (failover, shutdown). Re-read the topology from
+// the nodes still up, then re-send what was in flight on the lost connection
+// to the slots' new owners; reconnect later if the node still serves slots.
+void Worker::failOverNode(Connection& c)
+{
+    std::vector<InFlight> pending;
+    std::vector<std::string> bytes;
+    while (c.inflight > 0) {
+        const InFlight request = c.pop();
+        const std::string_view sent = c.popSent(request.length);
+        if (request.command == kAskingMarker)
+            continue;
+        pending.push_back(request);
+        bytes.emplace_back(sent);
+    }
+    c.sentLog.clear();
+    c.sentLogHead = 0;
+    closeSocket(c);
+    c.out.clear();
+    c.outOffset = 0;
+
+    std::string error;
+    SlotMap fresh = m_slots;
+    if (refreshCluster(*m_plan.config, fresh, &error))
+        m_slots.adopt(fresh);
+    ++m_current.topologyRefreshes;
+    m_current.noteMessage("lost " + describeNode(c.node) + ", topology re-read");
+
+    Client& client = *c.client;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        const std::optional<std::string_view> key = firstKeyOfRequest(bytes[i]);
+        const int owner = key ? m_slots.lookup(keySlot(*key)) : SlotMap::kNoNode;
+        bool resent = false;
+        if (owner != SlotMap::kNoNode && owner != c.node) {
+            const ClusterNode& node = m_slots.nodes()[static_cast<std::size_t>(owner)];
+            resent = redirect(c, pending[i], bytes[i], Redirect { false, keySlot(*key), node.host, node.port }, true);
+        }
+        if (!resent) {
+            ++m_current.unanswered;
+            --client.inflight;
+        }
+    }
+    c.state = Connection::State::Running;
+    if (m_slots.slotCount(c.node) > 0)
+        scheduleReconnect(c);   // still serving slots: it may come back
+    else
+        finish(c);
+    if (client.inflight == 0)
+        refill(client);
 }
 
 void Worker::connectFailed(Connection& c, const std::string& why)
 {
     ++m_current.connectErrors;
-    if (reconnectAllowed(c)) {
+    if (reconnectAllowed(c) || (m_cluster && m_started && !m_draining && m_slots.slotCount(c.node) > 0
+                                && c.reconnectAttempts < 50)) {
         scheduleReconnect(c);
         return;
     }
     finish(c);
-    fail("cannot connect to " + m_plan.config->endpoint.describe() + ": " + why
+    fail("cannot connect to " + describeNode(c.node) + ": " + why
          + (c.reconnectAttempts > 0 ? " (after " + std::to_string(c.reconnectAttempts) + " reconnect attempts)" : ""));
 }
 
@@ -787,7 +1044,7 @@ void Worker::connectFailed(Connection& c, const std::string& why)
 bool Worker::reconnectAllowed(const Connection& c) const
 {
     const RunConfig& config = *m_plan.config;
-    return config.reconnectOnError && m_connecting == 0 && !m_draining && !m_cancel.load(std::memory_order_relaxed)
+    return config.reconnectOnError && m_started && !m_draining && !m_cancel.load(std::memory_order_relaxed)
         && (config.maxReconnectAttempts <= 0 || c.reconnectAttempts < config.maxReconnectAttempts);
 }
 
@@ -796,6 +1053,8 @@ void Worker::scheduleReconnect(Connection& c)
     closeSocket(c);
     c.inflight = 0;
     c.head = 0;
+    c.sentLog.clear();
+    c.sentLogHead = 0;
     c.out.clear();
     c.outOffset = 0;
     c.writeArmed = false;
@@ -808,7 +1067,7 @@ void Worker::scheduleReconnect(Connection& c)
     ++c.reconnectAttempts;
     c.backingOff = true;
     if (!c.timerArmed) {
-        m_timers.push(Timer { nowNs() + static_cast<std::uint64_t>(delayNs), &c });
+        m_timers.push(Timer { nowNs() + static_cast<std::uint64_t>(delayNs), nullptr, &c });
         c.timerArmed = true;
     }
 }

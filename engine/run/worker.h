@@ -1,8 +1,13 @@
 #pragma once
-// One benchmark worker: an event-loop thread that owns its connections,
-// request generators and interval statistics. Nothing else touches them; the
-// controller talks to it only through the synchronised members below
-// (start/stop signals, the outbox of interval data).
+// One benchmark worker: an event-loop thread that owns its clients and their
+// connections, request generators and interval statistics. Nothing else
+// touches them; the controller talks to it only through the synchronised
+// members below (start/stop signals, the outbox of interval data).
+//
+// A client is the unit of concurrency (redis-benchmark's -c, memtier's
+// clients): one request generator, at most `pipeline` requests in flight.
+// It has one connection, or in cluster mode one per master, each request
+// going to the node that owns its key's slot.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -12,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/cluster/redirect.h"
+#include "engine/cluster/slot_map.h"
 #include "engine/net/event_loop.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/tls_context.h"
@@ -37,16 +44,20 @@ struct WorkerPlan {
     const RunConfig* config = nullptr;
     std::shared_ptr<const RequestGeneratorFactory> generators;
     std::size_t commandCount = 1;
-    SocketAddress address;
-    std::shared_ptr<TlsContext> tls;     // set on TLS endpoints; shared by all connections
-    // Per connection: its global index and its quota (count mode).
-    std::vector<std::size_t> connectionIndexes;
+    // Where connections go: one address, or (cluster) the slot map and one
+    // address per node, in the map's node order.
+    std::vector<SocketAddress> nodeAddresses;
+    std::vector<std::string> nodeHosts;          // for TLS name checks
+    std::shared_ptr<const SlotMap> slots;         // null: not a cluster
+    std::shared_ptr<TlsContext> tls;              // set on TLS endpoints
+    // Per client: its global index, quota (count mode) and ramp offset.
+    std::vector<std::size_t> clientIndexes;
     std::vector<std::uint64_t> quotas;
-    std::vector<std::uint64_t> activationOffsetsNs;   // staircase ramp: when each starts issuing
-    std::size_t totalConnections = 1;
+    std::vector<std::uint64_t> activationOffsetsNs;
+    std::size_t totalClients = 1;
     bool countLimited = true;
     bool idle = false;                   // -I: connect, then only wait
-    std::uint64_t intervalNs = 0;        // open loop: per-connection request interval; 0 = closed loop
+    std::uint64_t intervalNs = 0;        // open loop: per-client request interval; 0 = closed loop
     std::uint64_t seed = 1;
     CompletionSignal* completion = nullptr;
 };
@@ -76,53 +87,74 @@ public:
     Phase waitUntilConnected(int timeoutMs);
 
 private:
+    struct Client;
     struct Connection;
+    // A request on the wire. In closed loop dueNs == sentNs. `length` is its
+    // size in the connection's sent log (cluster runs keep the bytes to
+    // follow redirects).
+    struct InFlight {
+        std::uint64_t dueNs;
+        std::uint64_t sentNs;
+        std::uint32_t command;
+        std::uint32_t length;
+    };
     struct Timer {
         std::uint64_t dueNs;
-        Connection* connection;
+        Client* client;            // a client's schedule (open loop, ramp), or
+        Connection* connection;    // a connection's reconnect backoff
         bool operator>(const Timer& other) const { return dueNs > other.dueNs; }
     };
 
     void connectPhase();
     void measuredPhase();
+    Connection& addConnection(Client& client, int node);
     bool openConnection(Connection& c, std::uint64_t now);
     void onEvent(Connection& c, std::uint32_t events);
     void onConnected(Connection& c);
-    void onReadable(Connection& c);
-    void onBytes(Connection& c, std::size_t n);
     void continueHandshake(Connection& c);
     void onTransportReady(Connection& c);
-    void closeSocket(Connection& c);
-    std::size_t queueRequests(Connection& c, std::uint64_t now);
-    void refill(Connection& c);
+    void onReadable(Connection& c);
+    void onBytes(Connection& c, std::size_t n);
+    bool redirect(Connection& c, const InFlight& request, std::string_view bytes, const Redirect& target, bool retry);
+    std::size_t queueRequests(Client& client, std::uint64_t now);
+    void refill(Client& client);
     void flush(Connection& c);
     void reconnect(Connection& c);
     void finish(Connection& c);
+    void finishClientIfDone(Client& client);
+    void closeSocket(Connection& c);
     void lose(Connection& c, const std::string& why);
     void connectFailed(Connection& c, const std::string& why);
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
+    void failOverNode(Connection& c);
     void fail(const std::string& why);
     void publish();
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
     void runDueTimers(std::uint64_t now);
     int waitForEvents(epoll_event* events, int capacity, std::uint64_t untilNs);
+    std::string describeNode(int node) const;
 
     WorkerPlan m_plan;
     EventLoop m_loop;
+    std::vector<std::unique_ptr<Client>> m_clients;
     std::vector<std::unique_ptr<Connection>> m_connections;
+    SlotMap m_slots;                    // worker's own copy, updated by MOVED
+    bool m_cluster = false;
     std::vector<std::vector<std::string>> m_setup;
     std::string m_setupBytes;
+    std::string m_scratch;              // cluster: one request before routing
     IntervalStats m_current;            // worker thread only
     std::vector<char> m_readBuffer;
-    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;   // open loop
+    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
     std::size_t m_open = 0;             // connections not finished
     std::size_t m_connecting = 0;       // connections before their first benchmark send
     std::uint64_t m_startNs = 0;
     std::uint64_t m_warmupEndNs = 0;
     std::uint64_t m_endNs = 0;          // 0 = no time limit
     std::uint64_t m_connectTimeoutNs = 0;
+    bool m_started = false;             // worker thread's view: measured phase begun
     bool m_draining = false;
     bool m_failed = false;              // worker thread's view of Phase::Failed
     std::uint64_t m_drainDeadlineNs = 0;
@@ -131,7 +163,7 @@ private:
     std::condition_variable m_changed;
     Phase m_phase = Phase::Connecting;
     std::string m_failure;
-    bool m_started = false;
+    bool m_startSignalled = false;
     IntervalStats m_outbox;
     std::atomic<bool> m_stop { false };
     std::atomic<bool> m_cancel { false };

@@ -23,6 +23,19 @@ void CommandCounters::clear()
     requests = errors = hits = misses = bytesSent = bytesReceived = 0;
 }
 
+void NodeCounters::mergeFrom(const NodeCounters& other)
+{
+    latency.add(other.latency);
+    requests += other.requests;
+    errors += other.errors;
+}
+
+void NodeCounters::clear()
+{
+    latency.reset();
+    requests = errors = 0;
+}
+
 void IntervalStats::noteError(ErrorKind kind, std::string_view text)
 {
     ++errorsByKind[static_cast<std::size_t>(kind)];
@@ -43,6 +56,14 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
         commands.resize(other.commands.size());
     for (std::size_t i = 0; i < other.commands.size(); ++i)
         commands[i].mergeFrom(other.commands[i]);
+    if (nodes.size() < other.nodes.size())
+        nodes.resize(other.nodes.size());
+    for (std::size_t i = 0; i < other.nodes.size(); ++i)
+        nodes[i].mergeFrom(other.nodes[i]);
+    moved += other.moved;
+    asked += other.asked;
+    retried += other.retried;
+    topologyRefreshes += other.topologyRefreshes;
     clientGap.add(other.clientGap);
     reconnects += other.reconnects;
     connectErrors += other.connectErrors;
@@ -64,6 +85,9 @@ void IntervalStats::clear()
 {
     for (auto& command : commands)
         command.clear();
+    for (auto& node : nodes)
+        node.clear();
+    moved = asked = retried = topologyRefreshes = 0;
     clientGap.reset();
     reconnects = connectErrors = warmupRequests = unanswered = maxSendLagNs = 0;
     lastReplyNs = 0;

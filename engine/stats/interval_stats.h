@@ -27,6 +27,16 @@ struct CommandCounters {
     void clear();
 };
 
+// One cluster node's share (cluster runs only).
+struct NodeCounters {
+    LatencyHistogram latency;
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+
+    void mergeFrom(const NodeCounters& other);
+    void clear();
+};
+
 struct IntervalStats {
     static constexpr std::size_t kErrorKinds = static_cast<std::size_t>(ErrorKind::ExecAbort) + 1;
     static constexpr std::size_t kMaxDistinctErrors = 5;
@@ -34,11 +44,16 @@ struct IntervalStats {
     explicit IntervalStats(std::size_t commandCount = 1) : commands(commandCount) {}
 
     std::vector<CommandCounters> commands;
+    std::vector<NodeCounters> nodes;     // by slot-map node index; empty unless cluster
     LatencyHistogram clientGap;      // reply → next send inside the client, ns
     std::uint64_t reconnects = 0;
     std::uint64_t connectErrors = 0;
     std::uint64_t warmupRequests = 0;
     std::uint64_t unanswered = 0;    // sent on a connection that broke before the reply
+    std::uint64_t moved = 0;         // cluster: MOVED redirects followed
+    std::uint64_t asked = 0;         // cluster: ASK redirects followed
+    std::uint64_t retried = 0;       // cluster: requests re-sent after their node was lost
+    std::uint64_t topologyRefreshes = 0;
     std::uint64_t maxSendLagNs = 0;  // open loop: latest send behind its due time
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
     std::array<std::uint64_t, kErrorKinds> errorsByKind {};

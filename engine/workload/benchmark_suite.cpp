@@ -67,31 +67,36 @@ bool selects(const BuiltIn& test, const std::vector<std::string>& names)
     return false;
 }
 
-std::vector<std::string> builtInArgs(std::size_t index, const std::string& data, std::uint64_t keyspace)
+// `tag` is "" or, in cluster mode, "{tag}" (redis-benchmark's spelling): the
+// engine rewrites it per client so that all of a client's keys — the ten of
+// an MSET too — hash to one slot.
+std::vector<std::string> builtInArgs(std::size_t index, const std::string& data, std::uint64_t keyspace,
+                                     const std::string& tag)
 {
-    const std::string key = "key:__rand_int__";
+    const std::string key = "key" + tag + ":__rand_int__";
     const std::string member = "element:__rand_int__";
+    const std::string mylist = "mylist" + tag;
     switch (index) {
     case 0: // PING_INLINE
     case 1: // PING_MBULK
         return {"PING"};
     case 2: return {"SET", key, data};
     case 3: return {"GET", key};
-    case 4: return {"INCR", "counter:__rand_int__"};
-    case 5: return {"LPUSH", "mylist", data};
-    case 6: return {"RPUSH", "mylist", data};
-    case 7: return {"LPOP", "mylist"};
-    case 8: return {"RPOP", "mylist"};
-    case 9: return {"SADD", "myset", member};
-    case 10: return {"HSET", "myhash", member, data};
-    case 11: return {"SPOP", "myset"};
-    case 12: return {"ZADD", "myzset", keyspace > 0 ? "__rand_int__" : "0", member};
-    case 13: return {"ZPOPMIN", "myzset"};
-    case 14: return {"LPUSH", "mylist", data};
-    case 15: return {"LRANGE", "mylist", "0", "99"};
-    case 16: return {"LRANGE", "mylist", "0", "299"};
-    case 17: return {"LRANGE", "mylist", "0", "499"};
-    case 18: return {"LRANGE", "mylist", "0", "599"};
+    case 4: return {"INCR", "counter" + tag + ":__rand_int__"};
+    case 5: return {"LPUSH", mylist, data};
+    case 6: return {"RPUSH", mylist, data};
+    case 7: return {"LPOP", mylist};
+    case 8: return {"RPOP", mylist};
+    case 9: return {"SADD", "myset" + tag, member};
+    case 10: return {"HSET", "myhash" + tag, member, data};
+    case 11: return {"SPOP", "myset" + tag};
+    case 12: return {"ZADD", "myzset" + tag, keyspace > 0 ? "__rand_int__" : "0", member};
+    case 13: return {"ZPOPMIN", "myzset" + tag};
+    case 14: return {"LPUSH", mylist, data};
+    case 15: return {"LRANGE", mylist, "0", "99"};
+    case 16: return {"LRANGE", mylist, "0", "299"};
+    case 17: return {"LRANGE", mylist, "0", "499"};
+    case 18: return {"LRANGE", mylist, "0", "599"};
     case 19: {
         std::vector<std::string> args{"MSET"};
         for (int i = 0; i < 10; ++i) {
@@ -100,7 +105,7 @@ std::vector<std::string> builtInArgs(std::size_t index, const std::string& data,
         }
         return args;
     }
-    case 20: return {"XADD", "mystream", "*", "myfield", data};
+    case 20: return {"XADD", "mystream" + tag, "*", "myfield", data};
     }
     return {};
 }
@@ -126,7 +131,7 @@ bool hasSubcommands(const std::string& command)
 } // namespace
 
 std::vector<TestSpec> redisBenchmarkSuite(std::string_view selection, std::uint32_t valueSize,
-                                          std::uint64_t keyspace, std::vector<std::string>* unknown)
+                                          std::uint64_t keyspace, std::vector<std::string>* unknown, bool clusterTags)
 {
     // Split -t's list; empty items ("set,,get", a trailing comma) are ignored.
     std::vector<std::string> names;
@@ -152,7 +157,7 @@ std::vector<TestSpec> redisBenchmarkSuite(std::string_view selection, std::uint3
             continue;
         TestSpec test;
         test.name = std::string(builtIn.name);
-        test.args = builtInArgs(i, data, keyspace);
+        test.args = builtInArgs(i, data, keyspace, clusterTags ? "{tag}" : "");
         test.inlineProtocol = (i == 0);
         test.commandStatName = std::string(builtIn.statName);
         test.keysPerRequest = builtIn.name.starts_with("MSET") ? 10 : 1;

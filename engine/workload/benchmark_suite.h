@@ -15,8 +15,10 @@ namespace tacho::engine {
 // with redis-benchmark's meaning ("ping" selects both PINGs, any lrange
 // selects the LPUSH that fills the list). `keyspace` > 0 makes ZADD's score
 // random too. Unknown names in `selection` are reported in *unknown.
+// `clusterTags` adds redis-benchmark's "{tag}" to the keys (cluster mode).
 std::vector<TestSpec> redisBenchmarkSuite(std::string_view selection, std::uint32_t valueSize,
-                                          std::uint64_t keyspace, std::vector<std::string>* unknown = nullptr);
+                                          std::uint64_t keyspace, std::vector<std::string>* unknown = nullptr,
+                                          bool clusterTags = false);
 
 // A test from a command line ("hmget h1 k1"); its name is the arguments
 // joined by spaces.

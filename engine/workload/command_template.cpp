@@ -25,6 +25,17 @@ CommandTemplate::CommandTemplate(const TestSpec& spec, std::uint64_t keyspace)
         m_offsets.push_back(at);
 }
 
+CommandTemplate CommandTemplate::withHashTag(std::string_view tag) const
+{
+    constexpr std::string_view kTag = "{tag}";
+    std::string replacement = "{" + std::string(tag.substr(0, 3)) + "}";
+    replacement.resize(kTag.size(), '_');
+    CommandTemplate copy = *this;
+    for (std::size_t at = copy.m_bytes.find(kTag); at != std::string::npos; at = copy.m_bytes.find(kTag, at + kTag.size()))
+        copy.m_bytes.replace(at, kTag.size(), replacement);
+    return copy;
+}
+
 void CommandTemplate::writeDigits(char* at, std::uint64_t value)
 {
     for (std::size_t i = kPlaceholderLength; i-- > 0;) {

@@ -5,6 +5,7 @@
 // 12-character placeholder becomes a 12-digit number, same length).
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/run/run_config.h"
@@ -31,6 +32,12 @@ public:
         for (const std::size_t offset : m_offsets)
             writeDigits(&out[base + offset], next() % m_keyspace);
     }
+
+    // A copy where every "{tag}" (redis-benchmark's cluster placeholder) is
+    // "{" + tag + "}" padded with '_' to the same length, so the keys hash to
+    // the tag's slot. `tag` is 1 to 3 characters.
+    CommandTemplate withHashTag(std::string_view tag) const;
+    bool hasHashTagPlaceholder() const { return m_bytes.find("{tag}") != std::string::npos; }
 
     // Writes value as exactly 12 zero-padded decimal digits.
     static void writeDigits(char* at, std::uint64_t value);

@@ -1,5 +1,9 @@
 #include "engine/workload/template_generator.h"
 
+#include <algorithm>
+
+#include "engine/cluster/key_slot.h"
+
 namespace tacho::engine {
 
 namespace {
@@ -24,17 +28,23 @@ private:
 
 } // namespace
 
-TemplateGeneratorFactory::TemplateGeneratorFactory(const TestSpec& spec, std::uint64_t keyspace)
+TemplateGeneratorFactory::TemplateGeneratorFactory(const TestSpec& spec, std::uint64_t keyspace, bool clusterTags)
     : m_template(std::make_shared<const CommandTemplate>(spec, keyspace))
     , m_name(spec.name)
     , m_statName(spec.commandStatName)
+    , m_clusterTags(clusterTags && m_template->hasHashTagPlaceholder())
 {
 }
 
-std::unique_ptr<RequestGenerator> TemplateGeneratorFactory::create(std::size_t connectionIndex, std::size_t,
+std::unique_ptr<RequestGenerator> TemplateGeneratorFactory::create(std::size_t clientIndex, std::size_t clientCount,
                                                                    std::uint64_t seed) const
 {
-    return std::make_unique<TemplateGenerator>(m_template, FastRandom::forStream(seed, connectionIndex));
+    auto command = m_template;
+    if (m_clusterTags) {
+        const auto slot = static_cast<std::uint16_t>(clientIndex * kClusterSlots / std::max<std::size_t>(1, clientCount));
+        command = std::make_shared<const CommandTemplate>(m_template->withHashTag(findHashTagForSlot(slot)));
+    }
+    return std::make_unique<TemplateGenerator>(std::move(command), FastRandom::forStream(seed, clientIndex));
 }
 
 } // namespace tacho::engine

@@ -11,7 +11,9 @@ namespace tacho::engine {
 
 class TemplateGeneratorFactory final : public RequestGeneratorFactory {
 public:
-    TemplateGeneratorFactory(const TestSpec& spec, std::uint64_t keyspace);
+    // `clusterTags`: rewrite "{tag}" per client so that each client's keys
+    // hash to one slot, the clients spread evenly over the slot space.
+    TemplateGeneratorFactory(const TestSpec& spec, std::uint64_t keyspace, bool clusterTags = false);
 
     std::unique_ptr<RequestGenerator> create(std::size_t connectionIndex, std::size_t connectionCount,
                                              std::uint64_t seed) const override;
@@ -23,6 +25,7 @@ private:
     std::shared_ptr<const CommandTemplate> m_template;
     std::string m_name;
     std::string m_statName;
+    bool m_clusterTags = false;
 };
 
 } // namespace tacho::engine

@@ -341,7 +341,8 @@ private slots:
 
     void unsupportedModes()
     {
-        QCOMPARE(errorOf({"--cluster"}), QString("--cluster: Redis Cluster is not supported yet"));
+        QVERIFY(parse({"--cluster"}).config.cluster);
+        QVERIFY(parse({"--cluster", "-t", "set"}).config.tests.at(0).args.at(1) == "key{tag}:__rand_int__");
         QVERIFY(errorOf({"--enable-tracking"}).startsWith("--enable-tracking: "));
     }
 

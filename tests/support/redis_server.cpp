@@ -185,10 +185,16 @@ bool RedisServer::start(QString* error)
     }
     for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
         const quint16 port = pickFreeLoopbackPort(m_options.maxPort);
-        if (port == 0) {
+        quint16 tlsPort = 0;
+        for (int pick = 0; m_options.tls && port != 0 && pick < 10 && (tlsPort == 0 || tlsPort == port); ++pick)
+            tlsPort = pickFreeLoopbackPort(m_options.maxPort);
+        if (tlsPort == port)
+            tlsPort = 0;
+        if (port == 0 || (m_options.tls && tlsPort == 0)) {
             *error = QStringLiteral("no free loopback port (at most %1)").arg(m_options.maxPort);
             return false;
         }
+        m_tlsPort = tlsPort;
         bool portTaken = false;
         if (startOnce(port, error, &portTaken))
             return true;
@@ -220,6 +226,15 @@ bool RedisServer::startOnce(quint16 port, QString* error, bool* portTaken)
              << QStringLiteral("--unixsocketperm") << QStringLiteral("700");
     if (!m_options.password.isEmpty())
         args << QStringLiteral("--requirepass") << m_options.password;
+    if (m_options.tls) {
+        const TlsOptions& tls = *m_options.tls;
+        args << QStringLiteral("--tls-port") << QString::number(m_tlsPort)
+             << QStringLiteral("--tls-cert-file") << tls.server.cert
+             << QStringLiteral("--tls-key-file") << tls.server.key
+             << QStringLiteral("--tls-auth-clients") << tls.authClients;
+        if (!tls.caCert.isEmpty())
+            args << QStringLiteral("--tls-ca-cert-file") << tls.caCert;
+    }
     args << m_options.extraArgs;
 
     m_process = std::make_unique<QProcess>();

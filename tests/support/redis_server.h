@@ -17,6 +17,11 @@
 // and reply timeouts), authenticating first when a password is set; each of them therefore
 // adds its own commands (e.g. auth, info) to the server's INFO commandstats.
 //
+// TLS (Options::tls): the server also listens with TLS on tlsPort(), with certificates from
+// TlsCertificates; port() stays a plain TCP port because the hiredis 0.14 helpers cannot
+// speak TLS. Both ports share one server, so the helpers' INFO commandstats counts what the
+// TLS clients sent too.
+//
 // Not thread-safe: use one RedisServer from one thread.
 #include <QByteArray>
 #include <QList>
@@ -27,6 +32,8 @@
 #include <climits>
 #include <memory>
 #include <optional>
+
+#include "support/tls_certificates.h"
 
 class QProcess;
 class QTemporaryDir;
@@ -56,6 +63,19 @@ struct RedisReply {
 
 class RedisServer {
 public:
+    // A TLS listener (--tls-port) besides the plain one.
+    struct TlsOptions {
+        TlsCertificates::Pair server;         // --tls-cert-file, --tls-key-file
+        QString caCert;                        // --tls-ca-cert-file: checks client certificates
+        QString authClients = QStringLiteral("no");   // --tls-auth-clients: no | yes | optional
+
+        // The usual setup: certificates.server(), trusting certificates.caCert() for clients.
+        static TlsOptions from(const TlsCertificates& certificates, const QString& authClients = QStringLiteral("no"))
+        {
+            return {certificates.server(), certificates.caCert(), authClients};
+        }
+    };
+
     struct Options {
         // Appended to the command line, e.g. {"--requirepass", "pw"},
         // {"--enable-debug-command", "yes"}, {"--maxclients", "20000"}.
@@ -66,6 +86,8 @@ public:
         QString password;
         // Highest port to choose (cluster nodes need port + 10000 <= 65535).
         quint16 maxPort = 65535;
+        // Also listen with TLS on tlsPort().
+        std::optional<TlsOptions> tls;
     };
 
     static constexpr long long kNoInteger = LLONG_MIN;   // commandInteger() without an integer
@@ -88,7 +110,8 @@ public:
     bool isRunning() const;
 
     QString host() const { return QStringLiteral("127.0.0.1"); }
-    quint16 port() const { return m_port; }
+    quint16 port() const { return m_port; }         // plain TCP (the command helpers use it)
+    quint16 tlsPort() const { return m_tlsPort; }   // 0 without Options::tls
     qint64 pid() const { return m_pid; }            // 0 before start(); kept after stop()
     QString unixSocketPath() const;                 // empty unless Options::unixSocket
     QString directory() const;                      // the server's --dir
@@ -126,6 +149,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<QProcess> m_process;
     quint16 m_port = 0;
+    quint16 m_tlsPort = 0;
     qint64 m_pid = 0;
     QString m_user;
     QString m_password;

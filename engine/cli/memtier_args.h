@@ -1,0 +1,75 @@
+#pragma once
+// memtier_benchmark's command line (as memtier_benchmark 2.x accepts it:
+// long options with "=" or a separate value, unambiguous abbreviations,
+// short forms), plus Tacho's additions, into a RunConfig and a
+// MemtierWorkload.
+//
+// Defaults are memtier's: 4 threads × 50 clients per thread, 10000 requests
+// per client, --ratio 1:10, --key-pattern R:R, --key-prefix "memtier-",
+// --key-minimum 0, --key-maximum 10000000, -d 32, pipeline 1, percentiles
+// 50,99,99.9. The random seed is constant unless --randomize (memtier's
+// reproducible default); every connection draws its own stream.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/cli/usage_error.h"
+#include "engine/run/run_config.h"
+#include "engine/workload/memtier_workload.h"
+
+namespace tacho::engine {
+
+struct MemtierInvocation {
+    // connections = threads × clients; requests = per client × connections
+    // (0 for --test-time and allkeys); pipelineBatches off (memtier tops the
+    // pipeline up per reply).
+    // `tests` is left empty: the command fills it.
+    RunConfig config;
+    MemtierWorkload workload;
+
+    // memtier's own terms, for the report.
+    std::uint32_t threads = 4;
+    std::uint32_t clientsPerThread = 50;
+    std::uint64_t requestsPerClient = 10000;   // 0 with --test-time or allkeys
+    double testTimeSeconds = 0;
+    std::uint32_t runCount = 1;                // -x
+    bool printAllRuns = false;
+    std::vector<double> percentiles { 50, 99, 99.9 };
+    bool hideHistogram = false;
+    bool breakdownByLine = false;              // --command-stats-breakdown=line
+    std::uint32_t rateLimitPerConnection = 0;  // --rate-limiting
+    std::string server = "localhost";          // as given (-s/-h), for the JSON echo
+    std::string uri;                           // -u as given, password removed
+    std::string protocolName = "redis";        // -P: redis, resp2, resp3
+    std::uint32_t connectionTimeoutSeconds = 0;
+    std::uint32_t clientsStart = 0, clientsStep = 0, stepDurationSeconds = 0;
+    std::string ratioText = "1:10";            // as memtier echoes them
+    std::string keyPatternText = "R:R";
+    bool randomize = false;
+    bool distinctClientSeed = false;
+
+    // Output.
+    std::string outFile;                       // -o: the text report goes there
+    std::string jsonOutFile;                   // --json-out-file: memtier's JSON layout
+    std::string hdrFilePrefix;                 // --hdr-file-prefix: .hgrm and .hlog files
+    std::string jsonPath;                      // --json: Tacho's run file
+    bool showConfig = false;
+
+    // Tacho additions.
+    bool preload = false;                      // --preload: fill the key range first, reported apart
+    std::uint32_t preloadPipeline = 32;        // --preload-pipeline
+
+    bool showHelp = false;
+    bool showVersion = false;
+};
+
+// Parses the arguments that follow "memtier". Throws UsageError with a
+// message naming the option on unknown options, missing or malformed values,
+// out-of-range values, impossible combinations, and options Tacho does not
+// support yet ("--cluster-mode: … not supported yet").
+MemtierInvocation parseMemtierArgs(std::span<const std::string> args);
+
+std::string memtierUsage();   // the --help text
+
+} // namespace tacho::engine

@@ -1,0 +1,267 @@
+#include "engine/cli/report_command.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+
+#include "engine/report/comparison.h"
+#include "engine/report/hdr_files.h"
+#include "engine/report/html_report.h"
+#include "engine/report/merge.h"
+#include "engine/report/peer_import.h"
+#include "engine/report/run_file.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kPrefix = "tacho-cli report: ";
+
+std::string csvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+        return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string fixed(double v, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+    return buffer;
+}
+
+// A plain-text summary of one run.
+std::string runSummary(const LoadedRun& run)
+{
+    std::string out = run.label + " (" + run.format + ")";
+    if (!run.run.environment.startedAtUtc.empty())
+        out += ", started " + run.run.environment.startedAtUtc;
+    out += "\n";
+    for (std::size_t t = 0; t < run.run.tests.size(); ++t) {
+        const TestResult& test = run.run.tests[t];
+        auto line = [&](int command, const std::string& name) {
+            const MetricValues v = runFigures(run, t, command);
+            std::string text = "  " + name + ":";
+            for (Metric m : kAllMetrics) {
+                const auto& value = v[std::size_t(m)];
+                text += " " + metricLabel(m, Normalisation::PerRequest) + " "
+                    + (value ? formatMetricValue(m, *value) : std::string("n/a")) + ",";
+            }
+            text.pop_back();
+            out += text + "\n";
+        };
+        line(-1, test.name);
+        if (test.commands.size() > 1)
+            for (std::size_t k = 0; k < test.commands.size(); ++k)
+                line(int(k), test.name + " / " + test.commands[k].name);
+        if (test.crossCheck.available)
+            out += "    server cross-check: " + std::string(test.crossCheck.agrees() ? "agrees" : "DIFFERS") + " ("
+                + std::to_string(test.crossCheck.serverCalls) + " server calls, "
+                + std::to_string(test.crossCheck.clientRequests) + " requests answered)\n";
+    }
+    for (const std::string& l : run.lacks)
+        out += "  does not record: " + l + "\n";
+    return out;
+}
+
+} // namespace
+
+std::string runsCsv(const std::vector<const LoadedRun*>& runs)
+{
+    std::string out = "run,label,file,source,test,command,requests,errors,seconds,ops_per_sec,avg_ms,p50_ms,p95_ms,"
+                      "p99_ms,p999_ms,max_ms,kb_per_sec,cross_check\n";
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const LoadedRun& run = *runs[r];
+        for (std::size_t t = 0; t < run.run.tests.size(); ++t) {
+            const TestResult& test = run.run.tests[t];
+            const bool countsKnown = run.format == kRunFileFormat || run.format.rfind("memtier", 0) == 0;
+            auto line = [&](int command, const std::string& commandName, std::uint64_t requests) {
+                const MetricValues v = runFigures(run, t, command);
+                auto cell = [&](Metric m) {
+                    const auto& value = v[std::size_t(m)];
+                    return value ? formatMetricValue(m, *value) : std::string();
+                };
+                std::string check;
+                if (command < 0 && test.crossCheck.available)
+                    check = test.crossCheck.agrees() ? "agrees" : "differs";
+                out += std::to_string(r + 1) + "," + csvField(run.label) + "," + csvField(run.path) + ","
+                    + csvField(run.format) + "," + csvField(test.name) + "," + csvField(commandName) + ","
+                    + (countsKnown ? std::to_string(requests) : std::string()) + "," + cell(Metric::Errors) + ","
+                    + (test.seconds > 0 ? fixed(test.seconds, 3) : std::string()) + "," + cell(Metric::Ops) + ","
+                    + cell(Metric::Avg) + "," + cell(Metric::P50) + "," + cell(Metric::P95) + "," + cell(Metric::P99) + ","
+                    + cell(Metric::P999) + "," + cell(Metric::Max) + "," + cell(Metric::KBps) + "," + check + "\n";
+            };
+            if (test.commands.size() > 1) {
+                for (std::size_t k = 0; k < test.commands.size(); ++k)
+                    line(int(k), test.commands[k].name, test.commands[k].requests);
+                line(-1, "ALL", test.requests);
+            } else {
+                line(-1, test.commands.empty() ? test.name : test.commands[0].name, test.requests);
+            }
+        }
+    }
+    return out;
+}
+
+std::string reportUsage()
+{
+    return "Usage: tacho-cli report RUN [MORE...] [--html FILE] [--csv FILE] [--hgrm DIR] [options]\n"
+           "\n"
+           "Reports of one run, or of a comparison when several are given (the first is the\n"
+           "baseline). Inputs: Tacho run files, redis-benchmark --csv output and memtier_benchmark\n"
+           "--json-out-file files. Without an output option the summary is printed.\n"
+           "\n"
+           "Options:\n"
+           "  --html FILE       self-contained HTML: configuration, environment, server cross-check,\n"
+           "                    tables and charts (inline SVG); with several runs the comparison\n"
+           "  --csv FILE        one line per test and command per run, with a header\n"
+           "  --hgrm DIR        HdrHistogram files per test and command: percentile distribution\n"
+           "                    (.hgrm) and interval log (.hlog)\n"
+           "  --per request|key|connection   normalisation of a comparison (default request)\n"
+           "  --baseline N      the comparison's baseline (default 1)\n"
+           "  --title TEXT      the HTML report's title\n"
+           "  -h, --help        this text\n"
+           "\n"
+           "PNG charts and PDF reports are made by the Tacho desktop application (Qt's renderers),\n"
+           "not by tacho-cli.\n"
+           "\n"
+           "Exit status: 0 written, 1 an output could not be written, 2 usage error or an input\n"
+           "that cannot be read.\n";
+}
+
+int runReportCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err)
+{
+    std::vector<std::string> files;
+    std::string htmlPath, csvPath, hgrmDir;
+    HtmlReportOptions options;
+    const auto usageError = [&](const std::string& message) {
+        err << kPrefix << message << "\nTry 'tacho-cli report --help' for more information.\n";
+        return 2;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h" || a == "--help") {
+            out << reportUsage();
+            return 0;
+        }
+        auto take = [&](const std::string& name, std::string& value) -> int {
+            // 1 taken, 0 not this option, -1 missing value
+            if (a == name) {
+                if (i + 1 >= args.size())
+                    return -1;
+                value = args[++i];
+                return 1;
+            }
+            if (a.rfind(name + "=", 0) == 0) {
+                value = a.substr(name.size() + 1);
+                return 1;
+            }
+            return 0;
+        };
+        std::string value;
+        int r = 0;
+        if ((r = take("--html", htmlPath)) != 0 || (r = take("--csv", csvPath)) != 0 || (r = take("--hgrm", hgrmDir)) != 0
+            || (r = take("--title", options.title)) != 0) {
+            if (r < 0)
+                return usageError(a + " needs a value");
+            continue;
+        }
+        if ((r = take("--per", value)) != 0) {
+            if (r < 0)
+                return usageError("--per needs a value");
+            const auto n = normalisationFromName(value);
+            if (!n)
+                return usageError("--per: expected request, key or connection, found \"" + value + "\"");
+            options.normalisation = *n;
+            continue;
+        }
+        if ((r = take("--baseline", value)) != 0) {
+            if (r < 0)
+                return usageError("--baseline needs a value");
+            char* end = nullptr;
+            const unsigned long n = std::strtoul(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || n == 0 || n > 1000000)
+                return usageError("--baseline: expected the number of an input (1 = the first), found \"" + value + "\"");
+            options.baseline = n - 1;
+            continue;
+        }
+        if (a == "--pdf" || a == "--png" || a.rfind("--pdf=", 0) == 0 || a.rfind("--png=", 0) == 0)
+            return usageError(a.substr(0, 5) + " is not available in tacho-cli: PNG and PDF come from the Tacho desktop application");
+        if (a.size() > 1 && a[0] == '-')
+            return usageError("unknown option " + a);
+        files.push_back(a);
+    }
+    if (files.empty())
+        return usageError("no runs given");
+    if (options.baseline >= files.size())
+        return usageError("--baseline " + std::to_string(options.baseline + 1) + ": only " + std::to_string(files.size())
+                          + " runs given");
+
+    std::vector<std::unique_ptr<LoadedRun>> runs;
+    std::vector<const LoadedRun*> pointers;
+    for (const std::string& file : files) {
+        auto run = std::make_unique<LoadedRun>();
+        std::string error;
+        if (!loadRun(file, *run, &error)) {
+            err << kPrefix << error << "\n";
+            return 2;
+        }
+        pointers.push_back(run.get());
+        runs.push_back(std::move(run));
+    }
+
+    int status = 0;
+    const bool anyOutput = !htmlPath.empty() || !csvPath.empty() || !hgrmDir.empty();
+    if (!anyOutput) {
+        if (pointers.size() > 1)
+            out << formatComparison(compareRuns(pointers, options.baseline, options.normalisation));
+        else
+            out << runSummary(*pointers[0]);
+        return 0;
+    }
+    if (!htmlPath.empty()) {
+        const HtmlReport report = htmlReport(pointers, options);
+        std::string error;
+        if (!writeFileAtomically(htmlPath, report.html, &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        } else {
+            out << "HTML report: " << htmlPath << " (" << report.chartIds.size() << " charts)\n";
+        }
+    }
+    if (!csvPath.empty()) {
+        std::string error;
+        if (!writeFileAtomically(csvPath, runsCsv(pointers), &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        } else {
+            out << "CSV: " << csvPath << "\n";
+        }
+    }
+    if (!hgrmDir.empty()) {
+        for (std::size_t r = 0; r < pointers.size(); ++r) {
+            std::vector<std::string> written, skipped;
+            std::string error;
+            const std::string prefix = pointers.size() > 1 ? pointers[r]->label + "_" : std::string();
+            if (!writeHdrFiles(*pointers[r], hgrmDir, prefix, &written, &skipped, &error)) {
+                err << kPrefix << error << "\n";
+                status = 1;
+                continue;
+            }
+            out << "HdrHistogram files for " << pointers[r]->label << ": " << written.size() << " in " << hgrmDir << "\n";
+            for (const std::string& s : skipped)
+                err << kPrefix << pointers[r]->label << ": no .hgrm for " << s << "\n";
+        }
+    }
+    return status;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,634 @@
+#include "engine/report/json_reader.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <unordered_set>
+
+namespace tacho::engine {
+
+// ---- JsonValue ----
+
+JsonValue JsonValue::makeBool(bool b)
+{
+    JsonValue v;
+    v.m_type = Type::Bool;
+    v.m_bool = b;
+    return v;
+}
+
+JsonValue JsonValue::makeNumber(std::string text)
+{
+    JsonValue v;
+    v.m_type = Type::Number;
+    // strtod is locale-dependent for the decimal point; JSON numbers use '.',
+    // and the C locale is what this program runs in (no setlocale call), but
+    // from_chars is locale-free, so it is used where the library has it.
+    double number = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (result.ec == std::errc::result_out_of_range) {
+        // Too large (or too small) for a double: ±inf, or 0 for underflow.
+        const bool negative = !text.empty() && text[0] == '-';
+        bool tiny = false;
+        const auto e = text.find_first_of("eE");
+        if (e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-')
+            tiny = true;
+        number = tiny ? (negative ? -0.0 : 0.0)
+                      : (negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
+    }
+    v.m_number = number;
+    v.m_text = std::move(text);
+    return v;
+}
+
+JsonValue JsonValue::makeNumber(double number)
+{
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);
+    JsonValue v;
+    v.m_type = Type::Number;
+    v.m_number = number;
+    v.m_text.assign(buffer, result.ptr);
+    return v;
+}
+
+JsonValue JsonValue::makeString(std::string text)
+{
+    JsonValue v;
+    v.m_type = Type::String;
+    v.m_text = std::move(text);
+    return v;
+}
+
+JsonValue JsonValue::makeArray()
+{
+    JsonValue v;
+    v.m_type = Type::Array;
+    return v;
+}
+
+JsonValue JsonValue::makeObject()
+{
+    JsonValue v;
+    v.m_type = Type::Object;
+    return v;
+}
+
+std::optional<std::uint64_t> JsonValue::asUint64() const
+{
+    if (m_type != Type::Number || m_text.empty() || m_text[0] == '-')
+        return std::nullopt;
+    if (m_text.find_first_of(".eE") != std::string::npos)
+        return std::nullopt;
+    std::uint64_t value = 0;
+    const auto result = std::from_chars(m_text.data(), m_text.data() + m_text.size(), value);
+    if (result.ec != std::errc() || result.ptr != m_text.data() + m_text.size())
+        return std::nullopt;
+    return value;
+}
+
+std::optional<std::int64_t> JsonValue::asInt64() const
+{
+    if (m_type != Type::Number || m_text.find_first_of(".eE") != std::string::npos)
+        return std::nullopt;
+    std::int64_t value = 0;
+    const auto result = std::from_chars(m_text.data(), m_text.data() + m_text.size(), value);
+    if (result.ec != std::errc() || result.ptr != m_text.data() + m_text.size())
+        return std::nullopt;
+    return value;
+}
+
+void JsonValue::append(JsonValue value)
+{
+    m_items.push_back(std::move(value));
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const
+{
+    if (m_type != Type::Object)
+        return nullptr;
+    for (std::size_t i = 0; i < m_keys.size(); ++i)
+        if (m_keys[i] == key)
+            return &m_items[i];
+    return nullptr;
+}
+
+void JsonValue::set(std::string key, JsonValue value)
+{
+    for (std::size_t i = 0; i < m_keys.size(); ++i) {
+        if (m_keys[i] == key) {
+            m_items[i] = std::move(value);
+            return;
+        }
+    }
+    m_keys.push_back(std::move(key));
+    m_items.push_back(std::move(value));
+}
+
+void JsonValue::appendMember(std::string key, JsonValue value)
+{
+    m_keys.push_back(std::move(key));
+    m_items.push_back(std::move(value));
+}
+
+const char* JsonValue::typeName(Type type)
+{
+    switch (type) {
+    case Type::Null: return "null";
+    case Type::Bool: return "boolean";
+    case Type::Number: return "number";
+    case Type::String: return "string";
+    case Type::Array: return "array";
+    case Type::Object: return "object";
+    }
+    return "?";
+}
+
+std::string JsonParseError::describe() const
+{
+    return "line " + std::to_string(line) + ", column " + std::to_string(column) + " (byte " + std::to_string(offset)
+        + "): " + message;
+}
+
+// ---- parser ----
+
+namespace {
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : m_text(text) {}
+
+    std::optional<JsonValue> parseDocument(JsonParseError* error)
+    {
+        if (m_text.substr(0, 3) == "\xEF\xBB\xBF")
+            m_pos = 3;
+        skipSpace();
+        if (atEnd()) {
+            fail("empty input: no JSON value", true);
+        } else {
+            JsonValue value = parseValue(0);
+            if (!m_failed) {
+                skipSpace();
+                if (!atEnd())
+                    fail("unexpected text after the JSON value");
+            }
+            if (!m_failed)
+                return value;
+        }
+        if (error)
+            *error = m_error;
+        return std::nullopt;
+    }
+
+private:
+    bool atEnd() const { return m_pos >= m_text.size(); }
+    char peek() const { return m_text[m_pos]; }
+
+    void fail(const std::string& message, bool truncated = false)
+    {
+        if (m_failed)
+            return;
+        m_failed = true;
+        m_error.offset = m_pos;
+        m_error.message = message;
+        m_error.truncated = truncated;
+        std::size_t line = 1, column = 1;
+        for (std::size_t i = 0; i < m_pos && i < m_text.size(); ++i) {
+            if (m_text[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        m_error.line = line;
+        m_error.column = column;
+    }
+    void failEnd(const std::string& what) { fail("unexpected end of input " + what + " (the text looks truncated)", true); }
+
+    static std::string describeChar(char c)
+    {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f)
+            return std::string("'") + c + "'";
+        char buffer[16];
+        std::snprintf(buffer, sizeof buffer, "byte 0x%02x", u);
+        return buffer;
+    }
+
+    void skipSpace()
+    {
+        while (!atEnd()) {
+            const char c = peek();
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+                ++m_pos;
+            else
+                break;
+        }
+    }
+
+    JsonValue parseValue(int depth)
+    {
+        if (depth > kJsonMaxDepth) {
+            fail("nested deeper than " + std::to_string(kJsonMaxDepth) + " levels");
+            return {};
+        }
+        skipSpace();
+        if (atEnd()) {
+            failEnd("where a value was expected");
+            return {};
+        }
+        const char c = peek();
+        switch (c) {
+        case '{': return parseObject(depth);
+        case '[': return parseArray(depth);
+        case '"': {
+            std::string s;
+            if (!parseString(s))
+                return {};
+            return JsonValue::makeString(std::move(s));
+        }
+        case 't': return parseLiteral("true", JsonValue::makeBool(true));
+        case 'f': return parseLiteral("false", JsonValue::makeBool(false));
+        case 'n': return parseLiteral("null", JsonValue());
+        default:
+            if (c == '-' || (c >= '0' && c <= '9'))
+                return parseNumber();
+            if (c == 'N' || c == 'I')
+                fail("NaN and Infinity are not JSON numbers");
+            else if (c == '\'')
+                fail("strings must use double quotes");
+            else
+                fail("unexpected " + describeChar(c) + " where a value was expected");
+            return {};
+        }
+    }
+
+    JsonValue parseLiteral(std::string_view word, JsonValue value)
+    {
+        const std::string_view rest = m_text.substr(m_pos);
+        if (rest.size() < word.size() && word.substr(0, rest.size()) == rest) {
+            m_pos = m_text.size();
+            failEnd("inside '" + std::string(word) + "'");
+            return {};
+        }
+        if (rest.substr(0, word.size()) != word) {
+            fail("unexpected " + describeChar(peek()) + " where a value was expected");
+            return {};
+        }
+        m_pos += word.size();
+        return value;
+    }
+
+    JsonValue parseNumber()
+    {
+        const std::size_t start = m_pos;
+        auto digit = [&] { return !atEnd() && peek() >= '0' && peek() <= '9'; };
+        if (peek() == '-')
+            ++m_pos;
+        if (atEnd()) {
+            failEnd("inside a number");
+            return {};
+        }
+        if (peek() == '0') {
+            ++m_pos;
+            if (digit()) {
+                fail("numbers must not have leading zeros");
+                return {};
+            }
+        } else if (digit()) {
+            while (digit())
+                ++m_pos;
+        } else {
+            fail("expected a digit in a number, found " + describeChar(peek()));
+            return {};
+        }
+        if (!atEnd() && peek() == '.') {
+            ++m_pos;
+            if (atEnd()) {
+                failEnd("inside a number");
+                return {};
+            }
+            if (!digit()) {
+                fail("expected a digit after the decimal point");
+                return {};
+            }
+            while (digit())
+                ++m_pos;
+        }
+        if (!atEnd() && (peek() == 'e' || peek() == 'E')) {
+            ++m_pos;
+            if (!atEnd() && (peek() == '+' || peek() == '-'))
+                ++m_pos;
+            if (atEnd()) {
+                failEnd("inside a number");
+                return {};
+            }
+            if (!digit()) {
+                fail("expected a digit in the exponent");
+                return {};
+            }
+            while (digit())
+                ++m_pos;
+        }
+        return JsonValue::makeNumber(std::string(m_text.substr(start, m_pos - start)));
+    }
+
+    static void appendUtf8(std::string& out, std::uint32_t cp)
+    {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+
+    bool parseHex4(std::uint32_t& out)
+    {
+        if (m_text.size() - m_pos < 4) {
+            m_pos = m_text.size();
+            failEnd("inside a \\u escape");
+            return false;
+        }
+        out = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = peek();
+            out <<= 4;
+            if (c >= '0' && c <= '9')
+                out |= std::uint32_t(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                out |= std::uint32_t(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                out |= std::uint32_t(c - 'A' + 10);
+            else {
+                fail("\\u must be followed by four hex digits");
+                return false;
+            }
+            ++m_pos;
+        }
+        return true;
+    }
+
+    // One UTF-8 sequence starting at m_pos (first byte >= 0x80), validated.
+    bool copyUtf8(std::string& out)
+    {
+        const auto b0 = static_cast<unsigned char>(peek());
+        int extra = 0;
+        std::uint32_t cp = 0;
+        if (b0 >= 0xC2 && b0 <= 0xDF) {
+            extra = 1;
+            cp = b0 & 0x1F;
+        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+            extra = 2;
+            cp = b0 & 0x0F;
+        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+            extra = 3;
+            cp = b0 & 0x07;
+        } else {
+            fail("invalid UTF-8 in a string");
+            return false;
+        }
+        if (m_text.size() - m_pos <= std::size_t(extra)) {
+            m_pos = m_text.size();
+            failEnd("inside a string");
+            return false;
+        }
+        for (int i = 1; i <= extra; ++i) {
+            const auto b = static_cast<unsigned char>(m_text[m_pos + std::size_t(i)]);
+            if ((b & 0xC0) != 0x80) {
+                fail("invalid UTF-8 in a string");
+                return false;
+            }
+            cp = (cp << 6) | (b & 0x3F);
+        }
+        // Overlong forms, surrogates and values past U+10FFFF.
+        if ((extra == 2 && cp < 0x800) || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF))
+            || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            fail("invalid UTF-8 in a string");
+            return false;
+        }
+        out.append(m_text.substr(m_pos, std::size_t(extra) + 1));
+        m_pos += std::size_t(extra) + 1;
+        return true;
+    }
+
+    bool parseString(std::string& out)
+    {
+        ++m_pos;   // opening quote
+        while (true) {
+            if (atEnd()) {
+                failEnd("inside a string");
+                return false;
+            }
+            const char c = peek();
+            const auto u = static_cast<unsigned char>(c);
+            if (c == '"') {
+                ++m_pos;
+                return true;
+            }
+            if (u < 0x20) {
+                fail("raw control character " + describeChar(c) + " in a string (must be escaped)");
+                return false;
+            }
+            if (u >= 0x80) {
+                if (!copyUtf8(out))
+                    return false;
+                continue;
+            }
+            if (c != '\\') {
+                out += c;
+                ++m_pos;
+                continue;
+            }
+            ++m_pos;
+            if (atEnd()) {
+                failEnd("inside a string escape");
+                return false;
+            }
+            const char e = peek();
+            ++m_pos;
+            switch (e) {
+            case '"': out += '"'; break;
+            case '\\': out += '\\'; break;
+            case '/': out += '/'; break;
+            case 'b': out += '\b'; break;
+            case 'f': out += '\f'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case 'u': {
+                std::uint32_t cp = 0;
+                if (!parseHex4(cp))
+                    return false;
+                if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    fail("\\u escape is a lone low surrogate");
+                    return false;
+                }
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    if (m_text.size() - m_pos < 2 || m_text[m_pos] != '\\' || m_text[m_pos + 1] != 'u') {
+                        if (m_text.size() - m_pos < 2)
+                            failEnd("inside a string");
+                        else
+                            fail("\\u escape is a high surrogate without its low surrogate");
+                        return false;
+                    }
+                    m_pos += 2;
+                    std::uint32_t low = 0;
+                    if (!parseHex4(low))
+                        return false;
+                    if (low < 0xDC00 || low > 0xDFFF) {
+                        fail("\\u escape is a high surrogate without its low surrogate");
+                        return false;
+                    }
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                }
+                appendUtf8(out, cp);
+                break;
+            }
+            default:
+                m_pos -= 2;   // at the backslash
+                fail("invalid escape \\" + std::string(1, e) + " in a string");
+                return false;
+            }
+        }
+    }
+
+    JsonValue parseArray(int depth)
+    {
+        ++m_pos;   // [
+        JsonValue array = JsonValue::makeArray();
+        skipSpace();
+        if (atEnd()) {
+            failEnd("inside an array");
+            return {};
+        }
+        if (peek() == ']') {
+            ++m_pos;
+            return array;
+        }
+        while (true) {
+            JsonValue item = parseValue(depth + 1);
+            if (m_failed)
+                return {};
+            array.append(std::move(item));
+            skipSpace();
+            if (atEnd()) {
+                failEnd("inside an array");
+                return {};
+            }
+            const char c = peek();
+            if (c == ',') {
+                ++m_pos;
+                skipSpace();
+                if (!atEnd() && peek() == ']') {
+                    fail("trailing comma before ']'");
+                    return {};
+                }
+                continue;
+            }
+            if (c == ']') {
+                ++m_pos;
+                return array;
+            }
+            fail("expected ',' or ']' after an array item, found " + describeChar(c));
+            return {};
+        }
+    }
+
+    JsonValue parseObject(int depth)
+    {
+        ++m_pos;   // {
+        JsonValue object = JsonValue::makeObject();
+        std::unordered_set<std::string> seen;   // duplicate check in O(1) per key
+        skipSpace();
+        if (atEnd()) {
+            failEnd("inside an object");
+            return {};
+        }
+        if (peek() == '}') {
+            ++m_pos;
+            return object;
+        }
+        while (true) {
+            skipSpace();
+            if (atEnd()) {
+                failEnd("inside an object");
+                return {};
+            }
+            if (peek() != '"') {
+                if (peek() == '}')
+                    fail("trailing comma before '}'");
+                else
+                    fail("expected a quoted key in an object, found " + describeChar(peek()));
+                return {};
+            }
+            const std::size_t keyStart = m_pos;
+            std::string key;
+            if (!parseString(key))
+                return {};
+            if (!seen.insert(key).second) {
+                m_pos = keyStart;
+                fail("duplicate key \"" + key + "\" in an object");
+                return {};
+            }
+            skipSpace();
+            if (atEnd()) {
+                failEnd("inside an object");
+                return {};
+            }
+            if (peek() != ':') {
+                fail("expected ':' after the key \"" + key + "\", found " + describeChar(peek()));
+                return {};
+            }
+            ++m_pos;
+            JsonValue value = parseValue(depth + 1);
+            if (m_failed)
+                return {};
+            object.appendMember(std::move(key), std::move(value));
+            skipSpace();
+            if (atEnd()) {
+                failEnd("inside an object");
+                return {};
+            }
+            const char c = peek();
+            if (c == ',') {
+                ++m_pos;
+                continue;
+            }
+            if (c == '}') {
+                ++m_pos;
+                return object;
+            }
+            fail("expected ',' or '}' after an object member, found " + describeChar(c));
+            return {};
+        }
+    }
+
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    bool m_failed = false;
+    JsonParseError m_error;
+};
+
+} // namespace
+
+std::optional<JsonValue> parseJson(std::string_view text, JsonParseError* error)
+{
+    Parser parser(text);
+    return parser.parseDocument(error);
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,124 @@
+#pragma once
+// memtier_benchmark's report formats, reproduced from Tacho's results:
+// the run information lines, the ALL STATS table (and BEST / WORST /
+// AGGREGATED AVERAGE blocks for -x), the "Request Latency Distribution",
+// the JSON blocks of --json-out-file, and HdrHistogram's percentile
+// distribution (.hgrm) and interval log (.hlog) files.
+//
+// Differences from memtier, on purpose: the JSON Totals average latency is
+// the count-weighted mean over every command (memtier writes 0.0); open-loop
+// runs add the achieved vs target rate, the backlog, and latency from the due
+// time (the table's) and from the actual send, each labelled. Latencies are
+// milliseconds, as memtier prints them.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/report/json_writer.h"
+#include "engine/run/run_result.h"
+#include "engine/stats/latency_histogram.h"
+
+namespace tacho::engine {
+
+// One second of one row (memtier's "Time-Serie"), added up from the engine's
+// ticks (0.1 s). Counts, bytes (totals only), means and maxima add up exactly;
+// percentiles of ticks do not, so they are kept only for a second whose
+// replies all fell into one tick.
+struct MemtierSecond {
+    std::uint64_t count = 0;
+    double meanMs = 0;
+    double maxMs = 0;
+    bool hasBytes = false;            // per-command seconds carry no byte counts
+    std::uint64_t bytesRx = 0, bytesTx = 0;
+    bool hasPercentiles = false;      // p50, p99, p99.9 only
+    double p50Ms = 0, p99Ms = 0, p999Ms = 0;
+};
+
+// One row of the table: a command type, or the totals.
+struct MemtierRow {
+    std::string type;                 // "Sets", "Gets", "Waits", "Hsets", "Totals"
+    std::string histogramName;        // "SET", "GET", "WAIT", "HSET"
+    bool placeholder = false;         // memtier's always-empty Waits row
+    std::uint64_t count = 0, hits = 0, misses = 0, errors = 0;
+    std::uint64_t bytesRx = 0, bytesTx = 0;
+    double opsPerSec = 0, hitsPerSec = 0, missesPerSec = 0;
+    double kbPerSec = 0, kbRxPerSec = 0, kbTxPerSec = 0;
+    LatencyHistogram latency;         // ns; open loop: from the due time
+    LatencyHistogram uncorrected;     // ns; open loop: from the actual send
+    std::vector<MemtierSecond> series;
+};
+
+// One block: a run, the best/worst of several, or their aggregate.
+struct MemtierRunStats {
+    bool setGetLayout = true;         // Sets/Gets/Waits with hit and miss columns; else --command rows
+    std::vector<MemtierRow> rows;
+    MemtierRow totals;
+    double seconds = 0;
+    double startEpochSeconds = 0;
+    bool interrupted = false;
+    std::uint64_t connectionErrors = 0;
+    std::uint64_t reconnects = 0;
+    double targetRate = 0;            // open loop; 0 = closed loop
+    std::uint64_t maxSendLagNs = 0;
+    std::uint64_t runs = 1;           // > 1 for an aggregate
+};
+
+// Builds a block from one test. `commandNames`: the generator's names by
+// command index ("SET", "GET"/"MGET", or one per --command). In the SET/GET
+// layout index 0 is the Sets row and index 1 the Gets row; otherwise rows
+// are per command name (grouped, in order of first appearance) or, with
+// `byLine`, one per command index. `endEpochSeconds`: wall-clock time when
+// the test ended.
+MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<std::string>& commandNames,
+                                     bool setGetLayout, bool byLine, double endEpochSeconds);
+// memtier's "AGGREGATED AVERAGE RESULTS": rates averaged over the runs,
+// counts summed, histograms merged, start and end times averaged.
+MemtierRunStats memtierAggregate(const std::vector<const MemtierRunStats*>& runs);
+// The block with the highest (best) or lowest (worst) total ops/sec.
+std::size_t memtierBestRun(const std::vector<MemtierRunStats>& runs);
+std::size_t memtierWorstRun(const std::vector<MemtierRunStats>& runs);
+
+// "4         Threads\n50        Connections per thread\n10000     Requests per client\n"
+// (or "<n> Seconds" when `testSeconds` > 0).
+std::string formatMemtierRunInfo(std::uint32_t threads, std::uint32_t clientsPerThread,
+                                 std::uint64_t requestsPerClient, double testSeconds);
+// "\n\nALL STATS\n=====…\nType Ops/sec …" with one row per type and Totals.
+std::string formatMemtierTable(const MemtierRunStats& stats, const std::string& header,
+                               const std::vector<double>& percentiles);
+// "\n\nRequest Latency Distribution\n…" (memtier's percentile steps).
+std::string formatMemtierHistogram(const MemtierRunStats& stats);
+// Tacho's lines for an open-loop block (empty for closed loop): target and
+// achieved rate, the backlog, and per row latency from the due time and from
+// the actual send.
+std::string formatMemtierOpenLoop(const MemtierRunStats& stats, const std::vector<double>& percentiles);
+
+// memtier's column header for a percentile: 50 → "p50 Latency", 99.9 →
+// "p99.9 Latency" (up to three decimals, as memtier computes them).
+std::string memtierPercentileLabel(double percentile);
+
+// Writes one block's members (Runtime, one object per row, Totals, and,
+// unless `withHistogram` is false, the distribution arrays "SET", "GET", …)
+// into the object that `w` has open.
+void writeMemtierStatsJson(JsonWriter& w, const MemtierRunStats& stats, const std::vector<double>& percentiles,
+                           bool withHistogram);
+
+// One step of HdrHistogram's percentile iteration.
+struct PercentileStep {
+    std::uint64_t valueNs = 0;        // highest value equivalent to the bucket
+    double percentile = 0;            // 0..100
+    std::uint64_t cumulativeCount = 0;
+};
+// HdrHistogram's percentile iterator: `ticksPerHalfDistance` steps between 0
+// and 50 %, as many between 50 and 75 %, and so on, then one at 100 %.
+std::vector<PercentileStep> percentileSteps(const LatencyHistogram& histogram, int ticksPerHalfDistance);
+
+// HdrHistogram's percentile distribution text (the .hgrm that
+// HistogramLogProcessor writes), values in milliseconds.
+std::string hdrPercentileDistribution(const LatencyHistogram& histogram);
+// An HdrHistogram interval log (format version 1.3) with one interval
+// covering [startEpochSeconds, +lengthSeconds]; Interval_Max in milliseconds,
+// the histogram in microseconds.
+std::string hdrIntervalLog(const LatencyHistogram& histogram, const std::string& comment, double startEpochSeconds,
+                           double lengthSeconds);
+
+} // namespace tacho::engine

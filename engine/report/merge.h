@@ -1,0 +1,52 @@
+#pragma once
+// Merging runs taken at the same time from several load machines against
+// one target into one result (`tacho-cli merge`).
+//
+// - Tests are matched by name; counts (requests, errors by kind, hits,
+//   misses, bytes, reconnects, …) are summed.
+// - Latency histograms are merged losslessly (bucket counts added), so every
+//   percentile of the merged run is the percentile over the union of all
+//   samples — never an average of percentiles.
+// - Throughput is the sum of the sources' throughputs: the merged test's
+//   seconds are set to requests ÷ that sum (equal to the common duration
+//   when the sources ran together).
+// - Intervals are summed on a common clock: each source's test start is its
+//   environment.startedAtUtc plus the connect, warm-up and earlier tests'
+//   times, and each interval goes into the common tick (the longest tick of
+//   the sources) that holds its midpoint. Counts per tick are exact sums;
+//   the run file keeps no per-interval histograms, so a merged tick's
+//   p50/p99/p99.9 is the highest of the sources' (an upper bound of the true
+//   value), its max exact and its mean request-weighted. startedAtUtc has
+//   whole seconds unless the writer adds fractions, which bounds the
+//   alignment.
+// - Each source is listed in the merged file's "sources" array.
+// - What cannot be merged is dropped and said so in LoadedRun::lacks: the
+//   client-gap histogram (run files keep its summary only) and the server
+//   cross-check (each source's INFO window also saw the others' traffic).
+// Sources must carry exact histograms: Tacho run files (also merged ones)
+// and memtier JSON with HdrHistogram data; redis-benchmark CSV cannot be
+// merged.
+#include <string>
+#include <vector>
+
+#include "engine/report/run_file_reader.h"
+
+namespace tacho::engine {
+
+// Merges `parts` (at least one). `warnings` gets differences that make the
+// sum questionable (different targets, workloads, tests missing in some
+// parts, start times far apart). False with a message naming the part that
+// cannot be merged.
+bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::vector<std::string>* warnings,
+               std::string* error);
+
+// The run file text of a merged run: runResultToJson() plus "sources".
+std::string mergedRunToJson(const LoadedRun& merged);
+// Writes it atomically.
+bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error);
+
+// Writes `content` to `path` atomically (temporary file in the same folder,
+// fsync, rename); mode 0644. False with a message naming the path.
+bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error);
+
+} // namespace tacho::engine

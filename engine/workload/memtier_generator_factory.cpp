@@ -1,0 +1,327 @@
+#include "engine/workload/memtier_generator_factory.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "engine/workload/benchmark_suite.h"
+#include "engine/workload/command_template.h"
+#include "engine/workload/memtier_key_generator.h"
+#include "engine/workload/memtier_value_generator.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr std::string_view kKeyPlaceholder = "__key__";
+constexpr std::string_view kDataPlaceholder = "__data__";
+
+// One argument of a --command, prepared once.
+struct Piece {
+    enum class Kind { Constant, Key, Data };
+    Kind kind = Kind::Constant;
+    std::string bytes;     // Constant: the whole encoded bulk string; Key: text before __key__
+    std::string suffix;    // Key: text after __key__
+};
+
+struct CommandTemplatePieces {
+    std::string header;    // "*N\r\n"
+    std::vector<Piece> pieces;
+    std::size_t keys = 0;
+};
+
+void appendNumber(std::string& out, std::uint64_t value)
+{
+    char digits[24];
+    const auto result = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, result.ptr);
+}
+
+std::size_t decimalLength(std::uint64_t value)
+{
+    std::size_t n = 1;
+    while (value >= 10) {
+        value /= 10;
+        ++n;
+    }
+    return n;
+}
+
+void appendBulk(std::string& out, std::string_view bytes)
+{
+    out += '$';
+    appendNumber(out, bytes.size());
+    out.append("\r\n", 2);
+    out.append(bytes);
+    out.append("\r\n", 2);
+}
+
+} // namespace
+
+struct MemtierGeneratorFactory::Shared {
+    MemtierWorkload workload;
+    std::vector<CommandTemplatePieces> templates;   // arbitrary commands
+    std::string setHeader;                          // "*3\r\n$3\r\nSET\r\n"
+    std::string setExHeader;                        // "*5\r\n$3\r\nSET\r\n"
+    std::string getHeader;                          // "*2\r\n$3\r\nGET\r\n"
+    std::size_t primary = 0;                        // allkeys: the command whose keys count
+};
+
+namespace {
+
+class MemtierRequestGenerator final : public RequestGenerator {
+public:
+    MemtierRequestGenerator(std::shared_ptr<const MemtierGeneratorFactory::Shared> shared, std::size_t connection,
+                            std::size_t connectionCount, FastRandom random)
+        : m_shared(std::move(shared))
+        , m_workload(m_shared->workload)
+        , m_random(random)
+        , m_values(m_workload.values, m_workload.keys.minimum, m_workload.keys.maximum, m_random)
+    {
+        if (m_workload.arbitrary()) {
+            for (const MemtierCommand& command : m_workload.commands)
+                m_keys.emplace_back(command.keyPattern, m_workload.keys, connection, connectionCount);
+            while (m_workload.commands[m_current].ratio == 0)
+                m_current = (m_current + 1) % m_workload.commands.size();
+        } else {
+            m_keys.emplace_back(m_workload.setPattern, m_workload.keys, connection, connectionCount);
+            m_keys.emplace_back(m_workload.getPattern, m_workload.keys, connection, connectionCount);
+        }
+        if (m_workload.allKeys)
+            m_keysLeft = m_keys[m_shared->primary].domainSize();
+    }
+
+    std::uint32_t appendNext(std::string& out) override
+    {
+        if (m_workload.allKeys && m_keysLeft == 0)
+            return kExhausted;
+        return m_workload.arbitrary() ? appendArbitrary(out) : appendSetGet(out);
+    }
+
+private:
+    void appendKey(std::string& out, std::string_view before, std::uint64_t key, std::string_view after)
+    {
+        const std::string& prefix = m_workload.keys.prefix;
+        out += '$';
+        appendNumber(out, before.size() + prefix.size() + decimalLength(key) + after.size());
+        out.append("\r\n", 2);
+        out.append(before);
+        out.append(prefix);
+        appendNumber(out, key);
+        out.append(after);
+        out.append("\r\n", 2);
+    }
+
+    std::uint32_t appendSetGet(std::string& out)
+    {
+        const std::uint32_t sets = m_workload.setRatio;
+        const std::uint32_t gets = m_workload.getRatio;
+        if (m_setsInCycle >= sets && m_getsInCycle >= gets)
+            m_setsInCycle = m_getsInCycle = 0;
+        const bool primaryIsSet = m_shared->primary == 0;
+
+        if (m_setsInCycle < sets) {
+            ++m_setsInCycle;
+            const std::uint64_t key = m_keys[0].next(m_random);
+            if (primaryIsSet && m_workload.allKeys)
+                --m_keysLeft;
+            const std::uint32_t expiry = m_values.nextExpiry(m_random);
+            out.append(expiry ? m_shared->setExHeader : m_shared->setHeader);
+            appendKey(out, {}, key, {});
+            appendBulk(out, m_values.next(key, m_random));
+            if (expiry) {
+                out.append("$2\r\nEX\r\n", 8);
+                out += '$';
+                appendNumber(out, decimalLength(expiry));
+                out.append("\r\n", 2);
+                appendNumber(out, expiry);
+                out.append("\r\n", 2);
+            }
+            return 0;
+        }
+
+        const std::uint32_t multi = m_workload.multiKeyGet;
+        if (multi == 0) {
+            ++m_getsInCycle;
+            const std::uint64_t key = m_keys[1].next(m_random);
+            if (!primaryIsSet && m_workload.allKeys)
+                --m_keysLeft;
+            out.append(m_shared->getHeader);
+            appendKey(out, {}, key, {});
+            return 1;
+        }
+        // MGET with the GETs left in this cycle, at most `multi` keys.
+        std::uint64_t count = std::min<std::uint64_t>(multi, gets - m_getsInCycle);
+        if (!primaryIsSet && m_workload.allKeys) {
+            count = std::min(count, m_keysLeft);
+            m_keysLeft -= count;
+        }
+        m_getsInCycle += static_cast<std::uint32_t>(count);
+        out += '*';
+        appendNumber(out, count + 1);
+        out.append("\r\n$4\r\nMGET\r\n", 12);
+        for (std::uint64_t i = 0; i < count; ++i)
+            appendKey(out, {}, m_keys[1].next(m_random), {});
+        return 1;
+    }
+
+    std::uint32_t appendArbitrary(std::string& out)
+    {
+        const auto& commands = m_workload.commands;
+        if (m_sentOfCurrent >= commands[m_current].ratio) {
+            do
+                m_current = (m_current + 1) % commands.size();
+            while (commands[m_current].ratio == 0);
+            m_sentOfCurrent = 0;
+        }
+        const std::size_t index = m_current;
+        const CommandTemplatePieces& command = m_shared->templates[index];
+        if (m_workload.allKeys && index == m_shared->primary) {
+            if (m_keysLeft < command.keys) {
+                m_keysLeft = 0;   // a remainder too small for one request stays unused
+                return kExhausted;
+            }
+            m_keysLeft -= command.keys;
+        }
+        ++m_sentOfCurrent;
+        MemtierKeyGenerator& keys = m_keys[index];
+        std::uint64_t lastKey = m_workload.keys.minimum;
+        out.append(command.header);
+        for (const Piece& piece : command.pieces) {
+            switch (piece.kind) {
+            case Piece::Kind::Constant:
+                out.append(piece.bytes);
+                break;
+            case Piece::Kind::Key:
+                lastKey = keys.next(m_random);
+                appendKey(out, piece.bytes, lastKey, piece.suffix);
+                break;
+            case Piece::Kind::Data:
+                appendBulk(out, m_values.next(lastKey, m_random));
+                break;
+            }
+        }
+        return static_cast<std::uint32_t>(index);
+    }
+
+    std::shared_ptr<const MemtierGeneratorFactory::Shared> m_shared;
+    const MemtierWorkload& m_workload;
+    FastRandom m_random;
+    MemtierValueGenerator m_values;
+    std::vector<MemtierKeyGenerator> m_keys;   // SET, GET; or one per --command
+    std::uint32_t m_setsInCycle = 0;
+    std::uint32_t m_getsInCycle = 0;
+    std::size_t m_current = 0;                 // arbitrary: command being repeated
+    std::uint32_t m_sentOfCurrent = 0;
+    std::uint64_t m_keysLeft = 0;              // allkeys: keys of the primary command still to use
+};
+
+} // namespace
+
+MemtierGeneratorFactory::MemtierGeneratorFactory(MemtierWorkload workload)
+{
+    auto shared = std::make_shared<Shared>();
+    shared->workload = std::move(workload);
+    const MemtierWorkload& w = shared->workload;
+    shared->setHeader = "*3\r\n$3\r\nSET\r\n";
+    shared->setExHeader = "*5\r\n$3\r\nSET\r\n";
+    shared->getHeader = "*2\r\n$3\r\nGET\r\n";
+    if (w.arbitrary()) {
+        for (const MemtierCommand& command : w.commands) {
+            CommandTemplatePieces prepared;
+            prepared.header = "*" + std::to_string(command.args.size()) + "\r\n";
+            for (const std::string& arg : command.args) {
+                Piece piece;
+                const std::size_t at = arg.find(kKeyPlaceholder);
+                if (at != std::string::npos) {
+                    piece.kind = Piece::Kind::Key;
+                    piece.bytes = arg.substr(0, at);
+                    piece.suffix = arg.substr(at + kKeyPlaceholder.size());
+                    ++prepared.keys;
+                } else if (arg == kDataPlaceholder) {
+                    piece.kind = Piece::Kind::Data;
+                } else {
+                    appendBulk(piece.bytes, arg);
+                }
+                prepared.pieces.push_back(std::move(piece));
+            }
+            shared->templates.push_back(std::move(prepared));
+        }
+        shared->primary = 0;
+    } else {
+        shared->primary = w.setRatio > 0 ? 0 : 1;
+    }
+    m_shared = std::move(shared);
+}
+
+MemtierGeneratorFactory::~MemtierGeneratorFactory() = default;
+
+std::unique_ptr<RequestGenerator> MemtierGeneratorFactory::create(std::size_t connectionIndex,
+                                                                  std::size_t connectionCount,
+                                                                  std::uint64_t seed) const
+{
+    return std::make_unique<MemtierRequestGenerator>(m_shared, connectionIndex, connectionCount,
+                                                     FastRandom::forStream(seed, connectionIndex));
+}
+
+std::vector<std::string> MemtierGeneratorFactory::commandNames() const
+{
+    const MemtierWorkload& w = m_shared->workload;
+    if (!w.arbitrary())
+        return { "SET", w.multiKeyGet > 0 ? "MGET" : "GET" };
+    std::vector<std::string> names;
+    for (const MemtierCommand& command : w.commands)
+        names.push_back(command.name());
+    return names;
+}
+
+std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
+{
+    const MemtierWorkload& w = m_shared->workload;
+    std::vector<std::string> names;
+    if (!w.arbitrary()) {
+        if (w.setRatio > 0)
+            names.push_back("set");
+        if (w.getRatio > 0)
+            names.push_back(w.multiKeyGet > 0 ? "mget" : "get");
+        return names;
+    }
+    for (const MemtierCommand& command : w.commands) {
+        const std::string name = commandStatName(command.args, true);
+        if (command.ratio > 0 && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    }
+    return names;
+}
+
+std::string MemtierGeneratorFactory::describe() const
+{
+    const MemtierWorkload& w = m_shared->workload;
+    std::string text;
+    if (w.arbitrary()) {
+        for (const MemtierCommand& command : w.commands) {
+            if (!text.empty())
+                text += ", ";
+            std::string line;
+            for (const std::string& arg : command.args)
+                line += (line.empty() ? "" : " ") + arg;
+            text += "'" + line + "' x" + std::to_string(command.ratio) + " (" + keyPatternLetter(command.keyPattern)
+                + ")";
+        }
+    } else {
+        text = std::string(w.multiKeyGet > 0 ? "SET:MGET " : "SET:GET ") + std::to_string(w.setRatio) + ":"
+            + std::to_string(w.getRatio) + " (" + keyPatternLetter(w.setPattern) + ":" + keyPatternLetter(w.getPattern)
+            + ")";
+    }
+    text += ", keys " + w.keys.prefix + "[" + std::to_string(w.keys.minimum) + ".." + std::to_string(w.keys.maximum)
+        + "]";
+    if (w.allKeys)
+        text += ", all keys once";
+    return text;
+}
+
+const MemtierWorkload& MemtierGeneratorFactory::workload() const
+{
+    return m_shared->workload;
+}
+
+} // namespace tacho::engine
