@@ -367,7 +367,7 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         } else if (name == "--debug") {
             throw notSupported(label, "debug output");
         } else if (name == "--cluster-mode") {
-            throw notSupported(label, "Redis Cluster");
+            inv.config.cluster = true;   // every client gets a connection to each master
         } else if (name == "--out-file") {
             inv.outFile = nonEmpty();
         } else if (name == "--json-out-file") {
@@ -810,7 +810,7 @@ Tacho additions:
       --seed=NUM                 Random seed
       --json=FILE                Also write Tacho's run file
 
-Not supported yet (exit status 2): --cluster-mode, -4/-6, memcache protocols, --data-offset, --data-import and verification,
+Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-import and verification,
 WAIT options, --monitor-input, SCAN iteration, StatsD, --client-stats,
 --debug, connection start jitter.
 )";

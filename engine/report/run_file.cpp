@@ -177,6 +177,23 @@ void writeTest(JsonWriter& w, const TestResult& t)
     }
     w.endArray();
 
+    if (!t.nodes.empty()) {   // cluster runs
+        w.field("moved", t.moved);
+        w.field("asked", t.asked);
+        w.field("retried", t.retried);
+        w.field("topologyRefreshes", t.topologyRefreshes);
+        w.key("nodes").beginArray();
+        for (const NodeResult& node : t.nodes) {
+            w.beginObject();
+            w.field("address", node.address);
+            w.field("requests", node.requests);
+            w.field("errors", node.errors);
+            writeLatencySummary(w, "latencyMs", node.latency);
+            w.endObject();
+        }
+        w.endArray();
+    }
+
     w.key("intervals").beginArray();
     for (const IntervalPoint& p : t.intervals) {
         w.beginObject();
@@ -191,6 +208,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("reconnects", p.reconnects);
         w.field("connectErrors", p.connectErrors);
         w.field("unanswered", p.unanswered);
+        w.field("redirects", p.redirects);
         w.field("p50Ms", ms(p.p50));
         w.field("p99Ms", ms(p.p99));
         w.field("p999Ms", ms(p.p999));

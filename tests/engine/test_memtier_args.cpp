@@ -109,10 +109,10 @@ private slots:
         QCOMPARE(preload.config.endpoint.host, std::string("localhost"));
     }
 
-    void clusterIsNotSupportedYetTlsIs()
+    void clusterModeAndTls()
     {
-        QVERIFY(errorOf(seedAllKeys(true)).contains("--cluster-mode"));
-        QVERIFY(errorOf(seedAllKeys(true)).contains("not supported yet"));
+        QVERIFY(parse(seedAllKeys(true)).config.cluster);
+        QVERIFY(!parse(seedAllKeys(false)).config.cluster);
         // The seed's TLS line.
         Args tls = seedAllKeys(false);
         tls.insert(tls.end(), { "--tls", "--cacert", "ca.crt", "--sni", "example.org", "--tls-protocols",

@@ -378,7 +378,6 @@ private slots:
         QTest::newRow("zero rate") << QStringList { "--rate=0" } << "--rate";
         QTest::newRow("negative rate") << QStringList { "--rate-limiting=-1" } << "--rate-limiting";
         QTest::newRow("unknown") << QStringList { "--frobnicate" } << "--frobnicate";
-        QTest::newRow("cluster") << QStringList { "--cluster-mode" } << "not supported yet";
         QTest::newRow("tls option without --tls") << QStringList { "--cacert=ca.crt" } << "--tls";
     }
     void badInputExitsTwoNamingTheOption()

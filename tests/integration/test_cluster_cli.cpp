@@ -1,0 +1,175 @@
+// Benchmarks against a real 3-master loopback cluster: keys land on the
+// nodes owning their slots, the nodes' own counts add up to what the run
+// reports, and a live reshard and a failover are followed without losing a
+// request. Issue #4.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <chrono>
+#include <thread>
+
+#include "support/cli_runner.h"
+#include "support/redis_cluster.h"
+#include "support/redis_server.h"
+
+using tacho::test::CliResult;
+using tacho::test::RedisCluster;
+using tacho::test::runCli;
+
+namespace {
+
+QString describe(const CliResult& r)
+{
+    return QStringLiteral("exit %1\n--- stdout ---\n%2\n--- stderr ---\n%3")
+        .arg(r.exitCode).arg(QString::fromUtf8(r.out.left(3000)), QString::fromUtf8(r.err.left(3000)));
+}
+
+QJsonObject firstTest(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value("tests").toArray().at(0).toObject();
+}
+
+// What the masters executed (calls) and refused with a redirect (rejected).
+quint64 totalCalls(const RedisCluster& cluster, const QString& command)
+{
+    quint64 sum = 0;
+    for (quint16 port : cluster.masterPorts())
+        sum += cluster.commandStatsCalls(port).value(command);
+    return sum;
+}
+
+quint64 totalKeys(const RedisCluster& cluster)
+{
+    quint64 sum = 0;
+    for (quint16 port : cluster.masterPorts())
+        sum += cluster.keysOnNode(port);
+    return sum;
+}
+
+} // namespace
+
+class TestClusterCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_cluster.start(&error), qPrintable(error));
+    }
+
+    void init()
+    {
+        m_cluster.flushAll();
+        m_cluster.resetStats();
+    }
+
+    void redisBenchmarkClusterCountsAddUp()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("rb.json");
+        CliResult r = runCli({ "redis-benchmark", "-p", QString::number(m_cluster.seedPort()), "--cluster", "-t", "set",
+                               "-n", "9000", "-r", "100000", "-q", "--json", path }, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("agrees"), qPrintable(describe(r)));
+        QCOMPARE(totalCalls(m_cluster, "set"), 9000u);
+        for (quint16 port : m_cluster.masterPorts())
+            QVERIFY2(m_cluster.commandStatsCalls(port).value("set") > 0, "a master got no traffic");
+        const QJsonObject test = firstTest(path);
+        QCOMPARE(test.value("nodes").toArray().size(), 3);
+        qint64 perNode = 0;
+        for (const auto& node : test.value("nodes").toArray())
+            perNode += node.toObject().value("requests").toInteger();
+        QCOMPARE(perNode, 9000);
+    }
+
+    // Seed 001's fill: every key of the range written once, each on the node
+    // that owns its slot.
+    void memtierAllKeysLandOnTheirNodes()
+    {
+        CliResult r = runCli({ "memtier", "-s", "127.0.0.1", "-p", QString::number(m_cluster.seedPort()), "--cluster-mode",
+                               "-t", "2", "-c", "3", "-n", "allkeys", "--key-pattern=P:P", "--key-minimum=1",
+                               "--key-maximum=3001", "--ratio=1:0", "-d", "32", "--hide-histogram" }, 60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QCOMPARE(totalKeys(m_cluster), 3001u);
+        QCOMPARE(totalCalls(m_cluster, "set"), 3001u);
+        for (const QByteArray key : { QByteArray("memtier-1"), QByteArray("memtier-1500"), QByteArray("memtier-3001") }) {
+            const quint16 owner = m_cluster.portOfKey(key);
+            QCOMPARE(m_cluster.server(owner)->commandInteger({ "EXISTS", QString::fromLatin1(key) }), 1);
+        }
+    }
+
+    // 500 slots move while the run goes on: MOVED/ASK are followed and every
+    // request is answered.
+    void liveReshardLosesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("reshard.json");
+        const QList<quint16> masters = m_cluster.masterPorts();
+        QString reshardError;
+        bool resharded = false;
+        std::thread mover([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(800));
+            resharded = m_cluster.reshard(masters[0], masters[1], 500, &reshardError);
+        });
+        CliResult r = runCli({ "memtier", "-s", "127.0.0.1", "-p", QString::number(m_cluster.seedPort()), "--cluster-mode",
+                               "-t", "1", "-c", "4", "--test-time", "4", "--ratio", "1:1", "--key-maximum", "20000",
+                               "--hide-histogram", "--json", path }, 60000);
+        mover.join();
+        QVERIFY2(resharded, qPrintable(reshardError));
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QJsonObject test = firstTest(path);
+        QCOMPARE(test.value("unanswered").toInteger(), 0);
+        QCOMPARE(test.value("errors").toInteger(), 0);
+        QVERIFY2(test.value("moved").toInteger() + test.value("asked").toInteger() > 0, "no redirect seen during a reshard");
+        // Each redirect is a rejected call on the node that sent it.
+        const qint64 server = qint64(totalCalls(m_cluster, "set") + totalCalls(m_cluster, "get"));
+        const qint64 client = test.value("requests").toInteger() + test.value("moved").toInteger()
+            + test.value("asked").toInteger();
+        QCOMPARE(server, client);
+    }
+
+    // A replica takes over its master mid-run (CLUSTER FAILOVER): the run
+    // follows the new topology; nothing is lost or failed.
+    void failoverLosesNothing()
+    {
+        RedisCluster::Options options;
+        options.replicasPerMaster = 1;
+        RedisCluster cluster(options);
+        QString error;
+        QVERIFY2(cluster.start(&error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("failover.json");
+        const quint16 replica = cluster.replicaPorts().at(0);
+        bool failedOver = false;
+        std::thread promoter([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(800));
+            failedOver = cluster.failover(replica, &error);
+        });
+        CliResult r = runCli({ "memtier", "-s", "127.0.0.1", "-p", QString::number(cluster.seedPort()), "--cluster-mode",
+                               "-t", "1", "-c", "4", "--test-time", "4", "--ratio", "1:1", "--key-maximum", "20000",
+                               "--hide-histogram", "--json", path }, 60000);
+        promoter.join();
+        QVERIFY2(failedOver, qPrintable(error));
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        const QJsonObject test = firstTest(path);
+        QCOMPARE(test.value("unanswered").toInteger(), 0);
+        QCOMPARE(test.value("errors").toInteger(), 0);
+        QVERIFY(test.value("requests").toInteger() > 0);
+        QVERIFY2(test.value("moved").toInteger() + test.value("topologyRefreshes").toInteger() > 0,
+                 "the failover went unnoticed");
+        QVERIFY(cluster.masterPorts().contains(replica));
+    }
+
+private:
+    RedisCluster m_cluster;
+};
+
+QTEST_GUILESS_MAIN(TestClusterCli)
+#include "test_cluster_cli.moc"
