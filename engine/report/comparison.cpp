@@ -62,6 +62,17 @@ std::string padLeft(const std::string& s, std::size_t width)
     return chars < width ? std::string(width - chars, ' ') + s : s;
 }
 
+// Long test names (a custom MGET of 1000 keys) shortened for text output.
+std::string clipName(const std::string& name, std::size_t max = 60)
+{
+    if (name.size() <= max)
+        return name;
+    std::size_t cut = max - 3;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
+        --cut;   // not inside a UTF-8 sequence
+    return name.substr(0, cut) + "...";
+}
+
 std::string csvField(const std::string& s)
 {
     if (s.find_first_of(",\"\n\r") == std::string::npos)
@@ -568,8 +579,8 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             TestRow* target = nullptr;
             if (byPosition) {
                 target = &testRows[i];
-                positionPairs.push_back("[" + std::to_string(b + 1) + "] " + testRows[i].name + " ↔ [" + std::to_string(r + 1)
-                                        + "] " + t.name);
+                positionPairs.push_back("[" + std::to_string(b + 1) + "] " + clipName(testRows[i].name) + " ↔ ["
+                                        + std::to_string(r + 1) + "] " + clipName(t.name));
             } else {
                 for (TestRow& row : testRows)
                     if (row.index[r] < 0 && row.name == t.name) {
@@ -723,10 +734,11 @@ std::string formatChange(Metric metric, const ComparisonCell& cell)
 {
     if (!cell.change)
         return {};
-    std::string s = (*cell.change >= 0 ? "+" : "-") + formatMetricValue(metric, std::fabs(*cell.change));
+    const auto sign = [](double v) { return v > 0 ? "+" : v < 0 ? "-" : ""; };
+    std::string s = sign(*cell.change) + formatMetricValue(metric, std::fabs(*cell.change));
     if (cell.percent) {
         const double p = *cell.percent;
-        s += " (" + std::string(p >= 0 ? "+" : "-") + fixed(std::fabs(p), std::fabs(p) < 0.1 && p != 0 ? 2 : 1) + "%)";
+        s += " (" + std::string(sign(p)) + fixed(std::fabs(p), std::fabs(p) < 0.1 && p != 0 ? 2 : 1) + "%)";
     }
     return s;
 }
@@ -752,11 +764,11 @@ std::string formatComparison(const Comparison& cmp)
     }
 
     for (const ComparisonRow& row : cmp.rows) {
-        out += "\n" + row.test + (row.command.empty() ? std::string() : " / " + row.command) + "\n";
+        out += "\n" + clipName(row.test, 100) + (row.command.empty() ? std::string() : " / " + row.command) + "\n";
         // Names of matched tests where they differ from the row's.
         for (std::size_t r = 0; r < n; ++r)
             if (!row.testNames[r].empty() && row.testNames[r] != row.test)
-                out += "  [" + std::to_string(r + 1) + "] as \"" + row.testNames[r] + "\"\n";
+                out += "  [" + std::to_string(r + 1) + "] as \"" + clipName(row.testNames[r], 100) + "\"\n";
         if (cmp.normalisation == Normalisation::PerKey) {
             std::string keys = "  keys per request:";
             for (std::size_t r = 0; r < n; ++r)

@@ -139,7 +139,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
         for (std::size_t i = 0; i < part->run.tests.size(); ++i) {
             const LoadedTest* loaded = i < part->tests.size() ? &part->tests[i] : nullptr;
             const TestResult& t = part->run.tests[i];
-            if (loaded && (!loaded->hasHistogram || loaded->histogramApproximate) && t.requests > 0)
+            if (loaded && (!loaded->hasHistogram || loaded->histogramApproximate))
                 return failWith(partName(*part) + " (" + part->format + "): test \"" + t.name
                                 + "\" has no exact latency histogram; merging adds distributions, not percentiles");
             if (t.requests > 0 && t.latency.count() == 0)

@@ -506,7 +506,7 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
     }
     for (const CommandResult& c : test.commands)
         test.latency.add(c.latency);
-    loaded.hasHistogram = anyHistogram && test.latency.count() > 0;
+    loaded.hasHistogram = test.requests == 0 || (anyHistogram && test.latency.count() > 0);
     loaded.histogramApproximate = anyApproximate;
     // The stated percentiles are memtier's own and win over rebuilt ones in
     // comparisons; an exact histogram must hold every request.

@@ -131,6 +131,13 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     out += "  " + std::to_string(config.connections) + " parallel clients\n";
     out += "  " + std::to_string(config.valueSize) + " bytes payload\n";
     out += std::string("  keep alive: ") + (config.keepAlive ? "1" : "0") + "\n";
+    // Not redis-benchmark's: said so that a run without verification is never
+    // mistaken for a verified one.
+    if (config.endpoint.tls)
+        out += config.endpoint.tlsSettings.insecure ? "  TLS: on, server certificate NOT verified (--insecure)\n"
+                                                    : "  TLS: on, server certificate verified\n";
+    if (config.cluster)
+        out += "  cluster: " + std::to_string(test.nodes.size()) + " masters\n";
     for (const char* key : { "save", "appendonly" }) {
         const auto it = environment.serverConfig.find(key);
         if (it != environment.serverConfig.end())

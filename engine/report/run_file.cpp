@@ -24,6 +24,13 @@ void writeEndpoint(JsonWriter& w, const Endpoint& endpoint)
     w.field("port", endpoint.port);
     w.field("unixSocket", endpoint.unixSocket);
     w.field("tls", endpoint.tls);
+    if (endpoint.tls) {
+        // Paths and names only: never key material.
+        w.field("tlsVerified", !endpoint.tlsSettings.insecure);
+        w.field("tlsCaCert", endpoint.tlsSettings.caCert);
+        w.field("tlsClientCert", endpoint.tlsSettings.cert);
+        w.field("tlsSni", endpoint.tlsSettings.sni);
+    }
     w.field("address", endpoint.describe());
     w.endObject();
 }
@@ -36,6 +43,7 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
     writeEndpoint(w, c.endpoint);
     w.field("user", c.user);
     w.field("passwordSet", !c.password.empty());
+    w.field("cluster", c.cluster);
     w.field("database", c.database);
     w.field("protocol", c.protocol);
     w.field("connections", c.connections);

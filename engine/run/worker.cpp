@@ -591,7 +591,7 @@ void Worker::onReadable(Connection& c)
             }
             break;
         }
-        lose(c, status == TlsSession::Status::Closed ? "server closed the connection" : c.tls.failure());
+        lose(c, c.tls.failure().empty() ? "server closed the connection" : c.tls.failure());
         return;
     }
     if (c.outOffset < c.out.size())
