@@ -231,7 +231,9 @@ struct LatencyHistogram::Data {
     std::uint64_t sum = 0;   // ns; overflows only past ~584 years of summed latency
 };
 
-LatencyHistogram::LatencyHistogram() : m_data(std::make_unique<Data>()) {}
+// The ~150 KB of counts are allocated on first use: most histograms of a run
+// (uncorrected latency in closed loop, idle intervals) stay empty.
+LatencyHistogram::LatencyHistogram() = default;
 LatencyHistogram::LatencyHistogram(LatencyHistogram&&) noexcept = default;
 LatencyHistogram& LatencyHistogram::operator=(LatencyHistogram&&) noexcept = default;
 LatencyHistogram::~LatencyHistogram() = default;
@@ -240,7 +242,7 @@ LatencyHistogram LatencyHistogram::clone() const
 {
     LatencyHistogram copy;
     if (m_data)
-        *copy.m_data = *m_data;
+        copy.m_data = std::make_unique<Data>(*m_data);
     return copy;
 }
 
@@ -252,7 +254,7 @@ bool LatencyHistogram::record(std::uint64_t ns)
 bool LatencyHistogram::recordN(std::uint64_t ns, std::uint64_t n)
 {
     if (!m_data) [[unlikely]]
-        m_data = std::make_unique<Data>();   // only a moved-from histogram gets here
+        m_data = std::make_unique<Data>();   // first value
     Data& d = *m_data;
     const bool inRange = ns <= kHighestNs;
     if (!inRange) {
@@ -288,10 +290,10 @@ void LatencyHistogram::add(const LatencyHistogram& other)
 
 void LatencyHistogram::reset()
 {
-    if (!m_data) {
-        m_data = std::make_unique<Data>();
+    // Keeps the allocation for reuse (workers reset theirs every tick), and
+    // skips clearing what is already clear.
+    if (!m_data || (m_data->total == 0 && m_data->clamped == 0))
         return;
-    }
     *m_data = Data {};
 }
 
