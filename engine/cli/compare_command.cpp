@@ -62,7 +62,7 @@ std::string compareUsage()
            "                                itself; latency in ms unless 'us' or 's' follows.\n"
            "                                TEST: a test or command name (\"SET:p99>+10%\").\n"
            "  --csv FILE                    also write the comparison as CSV (one line per test,\n"
-           "                                metric and run)\n"
+           "                                metric and run); '-' for standard output\n"
            "  -h, --help                    this text\n"
            "\n"
            "Examples:\n"
@@ -148,7 +148,9 @@ int runCompareCommand(std::span<const std::string> args, std::ostream& out, std:
     const Comparison comparison = compareRuns(pointers, baseline, normalisation);
     out << formatComparison(comparison);
 
-    if (!csvPath.empty()) {
+    if (csvPath == "-") {
+        out << "\n" << comparisonCsv(comparison);
+    } else if (!csvPath.empty()) {
         std::string error;
         if (!writeFileAtomically(csvPath, comparisonCsv(comparison), &error)) {
             err << kPrefix << error << "\n";

@@ -1,5 +1,7 @@
 #include "engine/cli/memtier_command.h"
 
+#include "engine/report/atomic_file.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,33 +37,6 @@ std::string decimal(double value, int decimals)
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;
-}
-
-// Writes `text` to `path` through a temporary file and a rename, so a reader
-// never sees half a file.
-bool writeFileAtomically(const std::string& path, const std::string& text, std::string* error)
-{
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-        if (!file) {
-            *error = "cannot write " + path;
-            return false;
-        }
-        file << text;
-        file.flush();
-        if (!file) {
-            *error = "cannot write " + path;
-            std::remove(temporary.c_str());
-            return false;
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        *error = "cannot write " + path;
-        std::remove(temporary.c_str());
-        return false;
-    }
-    return true;
 }
 
 // What memtier prints as "Requests per client" for -n allkeys: the most keys

@@ -123,6 +123,7 @@ std::string reportUsage()
            "  --html FILE       self-contained HTML: configuration, environment, server cross-check,\n"
            "                    tables and charts (inline SVG); with several runs the comparison\n"
            "  --csv FILE        one line per test and command per run, with a header\n"
+           "                    ('-' for standard output, with --html or --csv)\n"
            "  --hgrm DIR        HdrHistogram files per test and command: percentile distribution\n"
            "                    (.hgrm) and interval log (.hlog)\n"
            "  --per request|key|connection   normalisation of a comparison (default request)\n"
@@ -227,22 +228,28 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
             out << runSummary(*pointers[0]);
         return 0;
     }
+    // "-": standard output (then only the document goes there).
+    const bool quiet = htmlPath == "-" || csvPath == "-";
     if (!htmlPath.empty()) {
         const HtmlReport report = htmlReport(pointers, options);
         std::string error;
-        if (!writeFileAtomically(htmlPath, report.html, &error)) {
+        if (htmlPath == "-") {
+            out << report.html;
+        } else if (!writeFileAtomically(htmlPath, report.html, &error)) {
             err << kPrefix << error << "\n";
             status = 1;
-        } else {
+        } else if (!quiet) {
             out << "HTML report: " << htmlPath << " (" << report.chartIds.size() << " charts)\n";
         }
     }
     if (!csvPath.empty()) {
         std::string error;
-        if (!writeFileAtomically(csvPath, runsCsv(pointers), &error)) {
+        if (csvPath == "-") {
+            out << runsCsv(pointers);
+        } else if (!writeFileAtomically(csvPath, runsCsv(pointers), &error)) {
             err << kPrefix << error << "\n";
             status = 1;
-        } else {
+        } else if (!quiet) {
             out << "CSV: " << csvPath << "\n";
         }
     }
@@ -256,7 +263,8 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
                 status = 1;
                 continue;
             }
-            out << "HdrHistogram files for " << pointers[r]->label << ": " << written.size() << " in " << hgrmDir << "\n";
+            if (!quiet)
+                out << "HdrHistogram files for " << pointers[r]->label << ": " << written.size() << " in " << hgrmDir << "\n";
             for (const std::string& s : skipped)
                 err << kPrefix << pointers[r]->label << ": no .hgrm for " << s << "\n";
         }

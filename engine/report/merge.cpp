@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <set>
@@ -342,6 +343,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
         }
         if (tick > 0) {
             std::map<long, Bin> bins;
+            std::uint64_t unplaced = 0;   // intervals at absurd times (damaged files)
             for (const Piece& piece : pieces) {
                 const TestResult& pt = piece.part->run.tests[piece.index];
                 // Command index of this piece → merged command index.
@@ -352,7 +354,12 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
                             commandMap.push_back(k);
                 for (const IntervalPoint& p : pt.intervals) {
                     const double mid = piece.start + (p.startSeconds + p.endSeconds) / 2 - origin;
-                    const long index = long(std::floor(mid / tick));
+                    const double slot = std::floor(mid / tick);
+                    if (!std::isfinite(slot) || std::fabs(slot) > 1e12) {
+                        ++unplaced;
+                        continue;
+                    }
+                    const long index = long(slot);
                     Bin& bin = bins[index];
                     IntervalPoint& q = bin.point;
                     if (!bin.used) {
@@ -395,11 +402,25 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
                     }
                 }
             }
+            if (unplaced > 0)
+                warn("test \"" + name + "\": " + std::to_string(unplaced)
+                     + " intervals lie at impossible times and are left out of the merged series");
             if (!bins.empty()) {
                 const long firstBin = bins.begin()->first;
                 const long lastBin = bins.rbegin()->first;
+                // Ticks no source reported are zeros, unless the gap is absurd
+                // (sources hours apart): then only the reported ticks are kept.
+                const bool fillGaps = lastBin - firstBin < 1'000'000;
+                if (!fillGaps)
+                    warn("test \"" + name + "\": the sources' intervals are far apart in time; the gaps between them are not filled");
                 for (long index = firstBin; index <= lastBin; ++index) {
                     auto it = bins.find(index);
+                    if (!fillGaps && it == bins.end()) {
+                        it = bins.upper_bound(index);
+                        if (it == bins.end())
+                            break;
+                        index = it->first;
+                    }
                     IntervalPoint q;
                     if (it == bins.end()) {
                         // A tick where no source reported: zero, not missing.
@@ -511,52 +532,6 @@ std::string mergedRunToJson(const LoadedRun& merged)
 bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error)
 {
     return writeFileAtomically(path, mergedRunToJson(merged), error);
-}
-
-bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error)
-{
-    const auto failWith = [&](const std::string& what, int code) {
-        if (error)
-            *error = "cannot write " + path + ": " + what + (code ? ": " + std::generic_category().message(code) : "");
-        return false;
-    };
-    if (path.empty())
-        return failWith("empty path", 0);
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        return failWith("cannot create a temporary file in its folder", errno);
-    const auto abandon = [&](const std::string& what) {
-        const int code = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return failWith(what, code);
-    };
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    std::size_t done = 0;
-    while (done < content.size()) {
-        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return abandon("write failed");
-        }
-        done += std::size_t(n);
-    }
-    if (::fsync(fd) != 0)
-        return abandon("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return failWith("write failed", code);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return failWith("cannot replace the file", code);
-    }
-    return true;
 }
 
 } // namespace tacho::engine

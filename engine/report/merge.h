@@ -27,6 +27,8 @@
 // and memtier JSON with HdrHistogram data; redis-benchmark CSV cannot be
 // merged.
 #include <string>
+
+#include "engine/report/atomic_file.h"
 #include <vector>
 
 #include "engine/report/run_file_reader.h"
@@ -46,7 +48,5 @@ std::string mergedRunToJson(const LoadedRun& merged);
 bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error);
 
 // Writes `content` to `path` atomically (temporary file in the same folder,
-// fsync, rename); mode 0644. False with a message naming the path.
-bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error);
 
 } // namespace tacho::engine

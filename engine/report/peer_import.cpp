@@ -346,7 +346,13 @@ void assignPercentile(StatedFigures& f, double p, double ms)
         f.p999Ms = ms;
 }
 
-std::uint64_t msToNs(double ms) { return ms > 0 ? std::uint64_t(ms * 1e6 + 0.5) : 0; }
+std::uint64_t msToNs(double ms)
+{
+    if (!(ms > 0))
+        return 0;
+    const double ns = ms * 1e6 + 0.5;
+    return ns >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(ns);
+}
 
 // The distribution array [{"<=msec": v, "percent": p}, …] back into counts:
 // each step's share of `total` at its value. Approximate by nature.

@@ -1,5 +1,7 @@
 #include "engine/report/run_file.h"
 
+#include "engine/report/atomic_file.h"
+
 #include <cerrno>
 #include <system_error>
 
@@ -253,23 +255,6 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.endObject();
 }
 
-std::string errnoText(int error) { return std::generic_category().message(error); }
-
-bool writeAll(int fd, const std::string& data)
-{
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        done += std::size_t(n);
-    }
-    return true;
-}
-
 } // namespace
 
 std::string runResultToJson(const RunResult& result)
@@ -294,46 +279,11 @@ std::string runResultToJson(const RunResult& result)
 
 bool writeRunFile(const std::string& path, const RunResult& result, std::string* error)
 {
-    const auto failWith = [&](const std::string& what, int code) {
-        if (error)
-            *error = "cannot write run file " + path + ": " + what + (code ? ": " + errnoText(code) : "");
-        return false;
-    };
-    if (path.empty())
-        return failWith("empty path", 0);
-    const std::string json = runResultToJson(result);
-
-    // The temporary sits beside the target so rename() stays within one
-    // filesystem and readers see either the old file or the complete new one.
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        return failWith("cannot create a temporary file in its folder", errno);
-    const auto abandon = [&](const std::string& what) {
-        const int code = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return failWith(what, code);
-    };
-    // mkstemp makes the file 0600; a run file holds no secrets and is meant
-    // to be shared.
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    if (!writeAll(fd, json))
-        return abandon("write failed");
-    if (::fsync(fd) != 0)
-        return abandon("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return failWith("write failed", code);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return failWith("cannot replace the file", code);
-    }
-    return true;
+    if (writeFileAtomically(path, runResultToJson(result), error))
+        return true;
+    if (error)
+        *error = "run file: " + *error;
+    return false;
 }
 
 } // namespace tacho::engine

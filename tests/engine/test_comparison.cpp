@@ -489,6 +489,36 @@ private slots:
         QCOMPARE(twice.run.tests[0].requests, 47000u);
     }
 
+    // Sources years apart (a wrong clock, a reused file): no billions of
+    // empty ticks, a warning instead.
+    void mergeFarApartStaysBounded()
+    {
+        RunResult ra = makeRun({ { "GET", {}, 1000, constant(100, 100) } });
+        RunResult rb = makeRun({ { "GET", {}, 1000, constant(100, 100) } });
+        rb.environment.startedAtUtc = "2016-01-02T03:04:05Z";
+        for (RunResult* r : { &ra, &rb })
+            for (int i = 0; i < 3; ++i) {
+                IntervalPoint p;
+                p.startSeconds = i * 0.1;
+                p.endSeconds = (i + 1) * 0.1;
+                p.requests = 33;
+                r->tests[0].intervals.push_back(p);
+            }
+        const LoadedRun a = reread(ra, "a.json"), b = reread(rb, "b.json");
+        LoadedRun merged;
+        std::vector<std::string> warnings;
+        std::string error;
+        QVERIFY2(mergeRuns({ &a, &b }, merged, &warnings, &error), error.c_str());
+        QCOMPARE(merged.run.tests[0].intervals.size(), std::size_t(6));
+        QCOMPARE(merged.run.tests[0].requests, 200u);
+        QCOMPARE(merged.run.environment.startedAtUtc, std::string("2016-01-02T03:04:05Z"));
+        std::string all;
+        for (const std::string& w : warnings)
+            all += w + "\n";
+        QVERIFY2(all.find("did not overlap in time") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("gaps between them are not filled") != std::string::npos, all.c_str());
+    }
+
     void mergeRefusesPercentileOnlySources()
     {
         const LoadedRun a = reread(makeRun({ { "SET", {}, 1000, constant(10, 100) } }), "a.json");
