@@ -1,5 +1,8 @@
 // tacho-cli: the headless front end. Dispatches to a dialect; all logic is in
 // the engine.
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <atomic>
 #include <csignal>
 #include <cstring>
@@ -9,12 +12,14 @@
 #include <unistd.h>
 #include <vector>
 
+#include "engine/cli/capacity_command.h"
 #include "engine/cli/compare_command.h"
 #include "engine/cli/latency_command.h"
 #include "engine/cli/memtier_command.h"
 #include "engine/cli/merge_command.h"
 #include "engine/cli/redis_benchmark_command.h"
 #include "engine/cli/report_command.h"
+#include "engine/cli/sweep_command.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
 
@@ -22,6 +27,7 @@ namespace {
 
 std::atomic<tacho::engine::RunController*> g_controller { nullptr };
 std::atomic<tacho::engine::LatencyMonitor*> g_latencyMonitor { nullptr };
+std::atomic<tacho::engine::RunControllerStepRunner*> g_stepRunner { nullptr };   // capacity, sweep
 std::atomic<int> g_interrupts { 0 };   // lock-free, so async-signal-safe
 
 // First Ctrl+C stops cleanly (drains in-flight requests), the second cancels.
@@ -33,6 +39,12 @@ extern "C" void onInterrupt(int)
             controller->requestStop();
         else
             controller->requestCancel();
+    }
+    if (auto* runner = g_stepRunner.load()) {
+        if (count == 1)
+            runner->requestStop();
+        else
+            runner->requestCancel();
     }
     // A PING can wait for a stalled server up to its timeout; the second
     // Ctrl+C does not wait for it.
@@ -60,6 +72,8 @@ void usage(std::ostream& out)
            "  redis-benchmark [options] [command args...]   run with redis-benchmark's options and output\n"
            "  latency [options]                             round-trip times like redis-cli --latency[-history]\n"
            "  memtier [options]                             run with memtier_benchmark's options and output\n"
+           "  capacity --from X --to Y [options] -- WORKLOAD max throughput under a latency objective\n"
+           "  sweep --connections LIST [options] -- WORKLOAD one table row per setting (QPS, avg, p99, p99.9)\n"
            "  compare BASE NEW [MORE...] [options]          compare runs against a baseline; CI thresholds\n"
            "  merge A B [MORE...] -o MERGED                 merge runs taken together on several load machines\n"
            "  report RUN [MORE...] [--html F] [--csv F]     HTML, CSV and HdrHistogram reports of runs\n"
@@ -70,6 +84,29 @@ void usage(std::ostream& out)
 
 } // namespace
 
+// Overwrites passwords in the process's own argv (what ps and
+// /proc/<pid>/cmdline show) once they have been copied: the value after -a,
+// --pass, --auth, --password, and the user info of redis:// / rediss:// URIs.
+void hideSecretsInArgv(int argc, char** argv)
+{
+    const auto blank = [](char* from, char* to) { std::fill(from, to, '*'); };
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if ((arg == "-a" || arg == "--pass" || arg == "--auth" || arg == "--password") && i + 1 < argc) {
+            char* value = argv[++i];
+            blank(value, value + std::strlen(value));
+            continue;
+        }
+        for (const char* option : { "--pass=", "--auth=", "--password=" })
+            if (arg.starts_with(option))
+                blank(argv[i] + std::strlen(option), argv[i] + arg.size());
+        const std::size_t scheme = arg.find("://");
+        const std::size_t at = arg.find('@');
+        if (scheme != std::string_view::npos && at != std::string_view::npos && at > scheme)
+            blank(argv[i] + scheme + 3, argv[i] + at);
+    }
+}
+
 int main(int argc, char** argv)
 {
     std::signal(SIGPIPE, SIG_IGN);
@@ -78,7 +115,14 @@ int main(int argc, char** argv)
         return 2;
     }
     const std::string command = argv[1];
-    const std::vector<std::string> args(argv + 2, argv + argc);
+    std::vector<std::string> args(argv + 2, argv + argc);
+    // Like redis-cli: REDISCLI_AUTH supplies the password when -a is not
+    // given, so it never needs to be on the command line.
+    if (const char* password = std::getenv("REDISCLI_AUTH"); password && *password
+        && (command == "redis-benchmark" || command == "latency")
+        && std::find(args.begin(), args.end(), "-a") == args.end())
+        args.insert(args.begin(), { "-a", password });
+    hideSecretsInArgv(argc, argv);
 
     if (command == "help" || command == "--help" || command == "-h") {
         usage(std::cout);
@@ -124,6 +168,17 @@ int main(int argc, char** argv)
         io.interactive = isatty(STDOUT_FILENO) == 1;
         io.onMonitor = [](tacho::engine::LatencyMonitor* monitor) { g_latencyMonitor = monitor; };
         return tacho::engine::runLatencyCommand(args, io);
+    }
+    if (command == "capacity" || command == "sweep") {
+        installInterruptHandler();
+
+        tacho::engine::StepCommandIo io;
+        io.out = &std::cout;
+        io.err = &std::cerr;
+        io.interactive = isatty(STDERR_FILENO) == 1;   // the progress line goes to standard error
+        io.onRunner = [](tacho::engine::RunControllerStepRunner* runner) { g_stepRunner = runner; };
+        return command == "capacity" ? tacho::engine::runCapacityCommand(args, io)
+                                     : tacho::engine::runSweepCommand(args, io);
     }
     if (command == "compare")
         return tacho::engine::runCompareCommand(args, std::cout, std::cerr);

@@ -305,6 +305,11 @@ void Worker::run()
         return;
     setPhase(Phase::Running);
     measuredPhase();
+    // Whatever is still on the wire after a failure or a cancel was sent and
+    // never answered: counted, not dropped.
+    for (auto& c : m_connections)
+        if (c->state != Connection::State::Done)
+            m_current.unanswered += c->inflight;
     publish();
     setPhase(Phase::Finished);
 }
@@ -402,6 +407,7 @@ void Worker::measuredPhase()
                     unanswered += c->inflight;
                     finish(*c);
                 }
+            m_current.unanswered += unanswered;
             if (unanswered > 0)
                 fail(std::to_string(unanswered) + " requests got no reply from " + config.endpoint.describe()
                      + " within " + std::to_string(drainWindowNs / 1'000'000'000) + " s of the end of the test");
@@ -609,6 +615,18 @@ void Worker::onBytes(Connection& c, std::size_t n)
     c.scanner.feed(std::string_view(m_readBuffer.data(), n), [&](const ReplyInfo& reply) {
         if (!problem.empty())
             return;
+        // A server at its client limit answers the first command of a new
+        // connection with this error and closes it: a refusal, not a reply.
+        if (reply.type == ReplyType::Error && reply.errorText.starts_with("ERR max number of clients reached")) {
+            problem = describeNode(c.node) + " refused the connection: " + std::string(reply.errorText)
+                + " (raise its maxclients or use fewer connections)";
+            if (c.setupPending == 0 && c.inflight > 0) {
+                c.pop();
+                --client.inflight;
+                ++m_current.unanswered;
+            }
+            return;
+        }
         if (c.setupPending > 0) {
             if (reply.type == ReplyType::Error) {
                 problem = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
@@ -971,6 +989,8 @@ void Worker::lose(Connection& c, const std::string& why)
         scheduleReconnect(c);
         return;
     }
+    m_current.unanswered += c.inflight;
+    c.inflight = 0;
     finish(c);
     fail("connection to " + describeNode(c.node) + " lost: " + why);
 }

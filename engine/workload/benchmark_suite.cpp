@@ -123,7 +123,7 @@ bool isKnownSelector(const std::string& name)
 bool hasSubcommands(const std::string& command)
 {
     static constexpr std::array<std::string_view, 16> containers{
-        "config", "client", "cluster", "command", "debug", "memory", "object", "script",
+        "config", "client", "cluster", "command", "memory", "object", "script",
         "function", "acl", "xinfo", "xgroup", "latency", "module", "pubsub", "slowlog"};
     return std::find(containers.begin(), containers.end(), command) != containers.end();
 }

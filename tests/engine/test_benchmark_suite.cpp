@@ -198,7 +198,7 @@ private slots:
         QCOMPARE(commandStatName({"config"}, true), std::string("config"));
         QCOMPARE(commandStatName({}, true), std::string());
         // Containers: every one in the list gets its subcommand.
-        for (const char* container : {"config", "client", "cluster", "command", "debug", "memory", "object",
+        for (const char* container : {"config", "client", "cluster", "command", "memory", "object",
                                       "script", "function", "acl", "xinfo", "xgroup", "latency", "module",
                                       "pubsub", "slowlog"})
             QCOMPARE(commandStatName({container, "SUB"}, true), std::string(container) + "|sub");

@@ -1,0 +1,911 @@
+#include "engine/cli/capacity_command.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/cli/command_line.h"
+#include "engine/cli/memtier_args.h"
+#include "engine/cli/redis_benchmark_args.h"
+#include "engine/report/json_writer.h"
+#include "engine/report/run_file.h"
+#include "engine/workload/memtier_generator_factory.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kPrefix = "tacho-cli capacity: ";
+
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string grouped(double value, int decimals = 0)
+{
+    const std::string text = fixed(value, decimals);
+    const std::size_t dot = text.find('.');
+    const std::size_t end = dot == std::string::npos ? text.size() : dot;
+    const std::size_t begin = !text.empty() && text.front() == '-' ? 1 : 0;
+    std::string out = text.substr(0, begin);
+    for (std::size_t i = begin; i < end; ++i) {
+        if (i > begin && (end - i) % 3 == 0)
+            out += ',';
+        out += text[i];
+    }
+    out += text.substr(end);
+    return out;
+}
+
+std::string plain(double value)
+{
+    std::string text = fixed(value, 6);
+    while (!text.empty() && text.back() == '0')
+        text.pop_back();
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+std::string padLeft(const std::string& text, std::size_t width)
+{
+    return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string errnoText(int code) { return std::strerror(code); }
+
+// ---- options ----
+
+// "--name value" or "--name=value"; advances i past the value.
+struct OptionReader {
+    std::span<const std::string> args;
+    std::size_t i = 0;
+    std::string name;                    // "--from"
+    std::optional<std::string> inlineValue;
+
+    bool next()
+    {
+        if (i >= args.size())
+            return false;
+        const std::string& arg = args[i];
+        const std::size_t eq = arg.find('=');
+        if (arg.starts_with("--") && eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            inlineValue = arg.substr(eq + 1);
+        } else {
+            name = arg;
+            inlineValue.reset();
+        }
+        return true;
+    }
+    std::string value()
+    {
+        if (inlineValue) {
+            ++i;
+            return *inlineValue;
+        }
+        if (i + 1 >= args.size())
+            throw UsageError(name + " needs a value");
+        i += 2;
+        return args[i - 1];
+    }
+    void flag()
+    {
+        if (inlineValue)
+            throw UsageError(name + " takes no value");
+        ++i;
+    }
+};
+
+double numberOption(const std::string& option, const std::string& text)
+{
+    double value = 0;
+    if (!parseScaledNumber(text, &value))
+        throw UsageError(option + ": " + quoted(text) + " is not a number");
+    return value;
+}
+
+long long integerOption(const std::string& option, const std::string& text, long long min, long long max)
+{
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        throw UsageError(option + ": " + quoted(text) + " is not a whole number");
+    if (value < min || value > max)
+        throw UsageError(option + ": must be between " + std::to_string(min) + " and " + std::to_string(max) + " (got "
+                         + text + ")");
+    return value;
+}
+
+struct CapacityInvocation {
+    CapacitySearchOptions options;
+    std::string jsonPath;
+    std::string csvPath;
+    StepWorkload workload;
+    bool showHelp = false;
+};
+
+CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
+{
+    CapacityInvocation inv;
+    CapacitySearchOptions& o = inv.options;
+    const auto separator = std::find(args.begin(), args.end(), std::string("--"));
+    const std::span<const std::string> own(args.begin(), separator);
+    bool fromGiven = false, toGiven = false;
+    OptionReader reader { own };
+    while (reader.next()) {
+        const std::string name = reader.name;
+        if (name == "--help" || name == "-h") {
+            inv.showHelp = true;
+            return inv;
+        } else if (name == "--dimension") {
+            const std::string text = reader.value();
+            if (!parseCapacityDimension(text, &o.dimension))
+                throw UsageError("--dimension: unknown dimension " + quoted(text)
+                                 + " (use rate, connections, threads or pipeline)");
+        } else if (name == "--from") {
+            o.from = numberOption(name, reader.value());
+            fromGiven = true;
+        } else if (name == "--to") {
+            o.to = numberOption(name, reader.value());
+            toGiven = true;
+        } else if (name == "--objective") {
+            std::string error;
+            if (!parseLatencyObjective(reader.value(), &o.objective, &error))
+                throw UsageError("--objective: " + error);
+        } else if (name == "--step-seconds") {
+            o.stepSeconds = numberOption(name, reader.value());
+        } else if (name == "--warmup") {
+            o.warmupSeconds = numberOption(name, reader.value());
+        } else if (name == "--growth") {
+            o.growthFactor = numberOption(name, reader.value());
+        } else if (name == "--resolution") {
+            o.resolution = numberOption(name, reader.value());
+        } else if (name == "--min-achieved") {
+            o.minAchievedRatio = numberOption(name, reader.value());
+        } else if (name == "--noise") {
+            o.noiseTolerance = numberOption(name, reader.value());
+        } else if (name == "--attempts") {
+            o.maxAttempts = static_cast<int>(integerOption(name, reader.value(), 1, 10));
+        } else if (name == "--max-steps") {
+            o.maxSteps = static_cast<int>(integerOption(name, reader.value(), 1, 1000));
+        } else if (name == "--max-errors") {
+            o.maxErrors = static_cast<std::uint64_t>(
+                integerOption(name, reader.value(), 0, std::numeric_limits<long long>::max()));
+        } else if (name == "--price-per-hour") {
+            std::string text = reader.value();
+            if (!text.empty() && text.front() == '$')
+                text.erase(0, 1);
+            o.pricePerHour = numberOption(name, text);
+        } else if (name == "--json") {
+            inv.jsonPath = reader.value();
+            if (inv.jsonPath.empty())
+                throw UsageError("--json: the file name must not be empty");
+        } else if (name == "--csv") {
+            inv.csvPath = reader.value();
+            if (inv.csvPath.empty())
+                throw UsageError("--csv: the file name must not be empty");
+        } else {
+            throw UsageError("unrecognized option " + quoted(name)
+                             + (name.starts_with("-") ? std::string() : " (the workload goes after '--')"));
+        }
+    }
+    if (!fromGiven)
+        throw UsageError("--from: missing: give the first setting of the range (e.g. --from 1000)");
+    if (!toGiven)
+        throw UsageError("--to: missing: give the last setting of the range (e.g. --to 100k)");
+    if (auto invalid = validateCapacityOptions(o))
+        throw UsageError("--" + invalid->field + ": " + invalid->message);
+    if (separator == args.end())
+        throw UsageError("missing '--' and the workload after it, e.g. -- redis-benchmark -t set");
+
+    inv.workload = parseStepWorkload(std::span<const std::string>(separator + 1, args.end()));
+    const StepWorkload& w = inv.workload;
+    const std::string workload = "workload (" + w.dialect + "): ";
+    if (w.config.tests.size() != 1) {
+        std::string names;
+        for (std::size_t i = 0; i < w.config.tests.size() && i < 4; ++i)
+            names += (i ? ", " : "") + w.config.tests[i].name;
+        if (w.config.tests.size() > 4)
+            names += ", …";
+        throw UsageError(workload + "a capacity search measures one test, but the workload selects "
+                         + std::to_string(w.config.tests.size()) + " (" + names
+                         + "): choose one with -t, or give a command");
+    }
+    if (w.allKeys)
+        throw UsageError(workload + "-n allkeys: every capacity step runs for --step-seconds; drop -n "
+                                    "(--preload fills the key range first)");
+    if (w.rampGiven)
+        throw UsageError(workload + "--clients-start: a ramp would blur every step; capacity steps run at full load");
+    if (w.config.idle)
+        throw UsageError(workload + "-I: idle connections send nothing to measure");
+    if (o.dimension == CapacityDimension::Threads) {
+        if (w.clientsPerThread > 0) {
+            if (o.to * w.clientsPerThread > 100000)
+                throw UsageError("--to: " + plain(o.to) + " threads x " + std::to_string(w.clientsPerThread)
+                                 + " clients per thread exceed 100,000 connections");
+        } else if (o.to > w.config.connections) {
+            throw UsageError("--to: " + plain(o.to) + " threads exceed the workload's "
+                             + std::to_string(w.config.connections)
+                             + " connections (-c): each thread needs a connection; raise -c or lower --to");
+        }
+    }
+    return inv;
+}
+
+// ---- output ----
+
+std::string settingHeader(CapacityDimension d)
+{
+    return d == CapacityDimension::Rate ? "rate/s" : capacityDimensionName(d);
+}
+
+std::string settingCell(CapacityDimension d, double setting)
+{
+    return d == CapacityDimension::Rate ? grouped(setting, setting < 100 && setting != std::floor(setting) ? 2 : 0)
+                                        : grouped(setting);
+}
+
+std::string stepHeader(CapacityDimension d)
+{
+    return padLeft("step", 4) + "  " + padLeft(settingHeader(d), 12) + "  " + padLeft("ops/s", 12) + "  "
+        + padLeft("avg ms", 9) + "  " + padLeft("p50 ms", 9) + "  " + padLeft("p99 ms", 9) + "  "
+        + padLeft("p99.9 ms", 9) + "  result\n";
+}
+
+std::string stepLine(CapacityDimension d, const CapacityStep& s)
+{
+    std::string result;
+    if (s.met())
+        result = s.noisy ? "met (" + s.reason + ")" : "met";
+    else
+        result = std::string(s.verdict == CapacityVerdict::Stopped ? "stopped" : "not met") + ": " + s.reason;
+    if (s.attempts > 1 && !s.noisy)
+        result += " [" + std::to_string(s.attempts) + " runs]";
+    return padLeft(std::to_string(s.number), 4) + "  " + padLeft(settingCell(d, s.setting), 12) + "  "
+        + padLeft(grouped(s.throughput, 1), 12) + "  " + padLeft(fixed(s.meanNs / 1e6, 3), 9) + "  "
+        + padLeft(fixed(s.p50Ns / 1e6, 3), 9) + "  " + padLeft(fixed(s.p99Ns / 1e6, 3), 9) + "  "
+        + padLeft(fixed(s.p999Ns / 1e6, 3), 9) + "  " + result + "\n";
+}
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// The curve, by setting.
+std::string curveCsv(const CapacityResult& r)
+{
+    std::string out = std::string(capacityDimensionName(r.options.dimension))
+        + ",step,target_rate,ops_per_sec,avg_ms,p50_ms,p99_ms,p999_ms,max_ms,objective_ms,verdict,best,reason,attempts,"
+          "noisy,requests,errors,seconds\n";
+    for (std::size_t index : r.curve()) {
+        const CapacityStep& s = r.steps[index];
+        const std::vector<std::string> cells {
+            plain(s.setting), std::to_string(s.number), fixed(s.targetRate, 2), fixed(s.throughput, 2),
+            fixed(s.meanNs / 1e6, 3), fixed(s.p50Ns / 1e6, 3), fixed(s.p99Ns / 1e6, 3), fixed(s.p999Ns / 1e6, 3),
+            fixed(s.maxNs / 1e6, 3), fixed(s.objectiveNs / 1e6, 3), capacityVerdictName(s.verdict),
+            r.best && *r.best == index ? "true" : "false", s.reason, std::to_string(s.attempts),
+            s.noisy ? "true" : "false", std::to_string(s.requests), std::to_string(s.errors), fixed(s.seconds, 3)
+        };
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            out += (i ? "," : "") + csvField(cells[i]);
+        out += "\n";
+    }
+    return out;
+}
+
+void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::optional<std::size_t>>& testIndexes)
+{
+    w.beginObject();
+    w.field("number", s.number);
+    w.field("setting", s.setting);
+    w.field("verdict", capacityVerdictName(s.verdict));
+    w.field("met", s.met());
+    w.field("reason", s.reason);
+    w.field("attempts", s.attempts);
+    w.field("noisy", s.noisy);
+    w.key("attemptThroughputs").beginArray();
+    for (double t : s.attemptThroughputs)
+        w.value(t);
+    w.endArray();
+    w.field("targetRate", s.targetRate);
+    w.field("throughput", s.throughput);
+    w.field("seconds", s.seconds);
+    w.field("requests", s.requests);
+    w.field("errors", s.errors);
+    w.field("avgMs", s.meanNs / 1e6);
+    w.field("p50Ms", s.p50Ns / 1e6);
+    w.field("p99Ms", s.p99Ns / 1e6);
+    w.field("p999Ms", s.p999Ns / 1e6);
+    w.field("maxMs", s.maxNs / 1e6);
+    w.field("objectiveMs", s.objectiveNs / 1e6);
+    // Indexes into the run file's "tests": every run of the step, and the one judged.
+    w.key("tests").beginArray();
+    for (const auto& index : testIndexes) {
+        if (index)
+            w.value(*index);
+        else
+            w.null();
+    }
+    w.endArray();
+    if (s.keptAttempt < testIndexes.size() && testIndexes[s.keptAttempt])
+        w.field("test", *testIndexes[s.keptAttempt]);
+    else
+        w.key("test").null();
+    w.endObject();
+}
+
+std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
+                         std::optional<std::size_t> preloadTest, const StepWorkload& workload)
+{
+    const CapacitySearchOptions& o = r.options;
+    JsonWriter w(2);
+    w.beginObject();
+    w.field("dimension", capacityDimensionName(o.dimension));
+    w.field("from", o.from);
+    w.field("to", o.to);
+    w.key("objective").beginObject();
+    w.field("text", o.objective.describe());
+    w.field("statistic", o.objective.statisticName());
+    if (o.objective.mean)
+        w.key("percentile").null();
+    else
+        w.field("percentile", o.objective.percentile);
+    w.field("limitMs", o.objective.limitNs / 1e6);
+    w.endObject();
+    w.field("stepSeconds", o.stepSeconds);
+    w.field("warmupSeconds", o.warmupSeconds);
+    w.field("growthFactor", o.growthFactor);
+    w.field("resolution", o.resolution);
+    w.field("minAchievedRatio", o.minAchievedRatio);
+    w.field("noiseTolerance", o.noiseTolerance);
+    w.field("maxAttempts", o.maxAttempts);
+    w.field("maxErrors", o.maxErrors);
+    w.field("maxSteps", o.maxSteps);
+    w.field("workload", workload.commandLine());
+    w.field("stopReason", capacityStopReasonName(r.stopReason));
+    w.field("stopDetail", r.stopDetail);
+    w.field("summary", r.summary());
+    w.field("maxThroughput", r.maxThroughput());
+    if (o.pricePerHour > 0) {
+        w.field("pricePerHour", o.pricePerHour);
+        w.field("throughputPerDollarHour", r.throughputPerDollarHour());
+    } else {
+        w.key("pricePerHour").null();
+        w.key("throughputPerDollarHour").null();
+    }
+    if (r.best)
+        w.field("bestStep", r.steps[*r.best].number);
+    else
+        w.key("bestStep").null();
+    if (r.nextFailing)
+        w.field("nextFailingStep", r.steps[*r.nextFailing].number);
+    else
+        w.key("nextFailingStep").null();
+    if (preloadTest)
+        w.field("preloadTest", *preloadTest);
+    else
+        w.key("preloadTest").null();
+    w.key("steps").beginArray();
+    for (std::size_t i = 0; i < r.steps.size(); ++i)
+        writeStep(w, r.steps[i], i < testIndexes.size() ? testIndexes[i] : std::vector<std::optional<std::size_t>> {});
+    w.endArray();
+    w.key("curve").beginArray();   // step numbers by setting
+    for (std::size_t index : r.curve())
+        w.value(r.steps[index].number);
+    w.endArray();
+    w.endObject();
+    return w.str();
+}
+
+std::string describeConfig(const RunConfig& c)
+{
+    std::string out = c.endpoint.describe() + (c.endpoint.tls ? " (TLS)" : "") + ", " + std::to_string(c.connections)
+        + (c.connections == 1 ? " connection, " : " connections, ") + std::to_string(c.threads)
+        + (c.threads == 1 ? " thread, " : " threads, ") + "pipeline " + std::to_string(c.pipeline);
+    if (c.rate > 0)
+        out += ", rate " + grouped(c.rate) + "/s";
+    else if (c.ratePerConnection > 0)
+        out += ", rate " + grouped(c.ratePerConnection) + "/s per connection";
+    return out;
+}
+
+} // namespace
+
+// ---- shared helpers ----
+
+bool parseScaledNumber(const std::string& text, double* out)
+{
+    if (text.empty())
+        return false;
+    std::string digits = text;
+    double scale = 1;
+    switch (digits.back()) {
+    case 'k': case 'K': scale = 1e3; digits.pop_back(); break;
+    case 'M': scale = 1e6; digits.pop_back(); break;
+    case 'G': scale = 1e9; digits.pop_back(); break;
+    default: break;
+    }
+    if (digits.empty())
+        return false;
+    const char* begin = digits.data();
+    if (*begin == '+')
+        ++begin;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(begin, digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value * scale))
+        return false;
+    *out = value * scale;
+    return true;
+}
+
+bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error)
+{
+    const auto fail = [&](const std::string& what, int code) {
+        if (error)
+            *error = "cannot write " + path + ": " + what + (code ? ": " + errnoText(code) : "");
+        return false;
+    };
+    if (path.empty())
+        return fail("empty path", 0);
+    std::string temp = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0)
+        return fail("cannot create a temporary file in its folder", errno);
+    const auto abandon = [&](const std::string& what) {
+        const int code = errno;
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return fail(what, code);
+    };
+    if (::fchmod(fd, 0644) != 0)
+        return abandon("cannot set permissions");
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return abandon("write failed");
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0)
+        return abandon("flush to disk failed");
+    if (::close(fd) != 0) {
+        const int code = errno;
+        ::unlink(temp.c_str());
+        return fail("write failed", code);
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int code = errno;
+        ::unlink(temp.c_str());
+        return fail("cannot replace the file", code);
+    }
+    return true;
+}
+
+bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
+                             const std::string& sectionJson, std::string* error)
+{
+    std::string json = runResultToJson(result);
+    while (!json.empty() && (json.back() == '\n' || json.back() == ' '))
+        json.pop_back();
+    if (json.empty() || json.back() != '}') {
+        if (error)
+            *error = "cannot write run file " + path + ": unexpected run file layout";
+        return false;
+    }
+    json.pop_back();
+    while (!json.empty() && (json.back() == '\n' || json.back() == ' '))
+        json.pop_back();
+    // Indent the section one level, like the members around it (JSON strings
+    // hold no raw newlines, so every newline is layout).
+    std::string section;
+    for (char c : sectionJson) {
+        section += c;
+        if (c == '\n')
+            section += "  ";
+    }
+    json += ",\n  " + JsonWriter::quote(name) + ": " + section + "\n}\n";
+    if (!writeTextFileAtomically(path, json, error)) {
+        if (error)
+            *error = "run file: " + *error;
+        return false;
+    }
+    return true;
+}
+
+std::string StepWorkload::commandLine() const
+{
+    std::vector<std::string> words { dialect };
+    bool hideNext = false;
+    for (const std::string& arg : args) {
+        if (hideNext) {
+            words.push_back("(hidden)");
+            hideNext = false;
+            continue;
+        }
+        if (arg == "-a" || arg == "--authenticate" || arg == "--pass") {
+            hideNext = true;
+            words.push_back(arg);
+        } else if (arg.starts_with("--authenticate=") || arg.starts_with("--pass=")) {
+            words.push_back(arg.substr(0, arg.find('=')) + "=(hidden)");
+        } else if (arg.find("://") != std::string::npos && arg.find('@') != std::string::npos) {
+            // A URI with user info: keep the scheme and what follows '@'.
+            const std::size_t scheme = arg.find("://") + 3;
+            words.push_back(arg.substr(0, scheme) + "(hidden)" + arg.substr(arg.rfind('@')));
+        } else {
+            words.push_back(arg);
+        }
+    }
+    return toShellCommandLine(words);
+}
+
+StepWorkload parseStepWorkload(std::span<const std::string> args)
+{
+    if (args.empty())
+        throw UsageError("workload: missing after '--': give 'redis-benchmark [options] [command]' or "
+                         "'memtier [options]'");
+    StepWorkload w;
+    w.dialect = args.front();
+    const std::span<const std::string> rest = args.subspan(1);
+    w.args.assign(rest.begin(), rest.end());
+    if (w.dialect == "redis-benchmark") {
+        const std::string prefix = "workload (redis-benchmark): ";
+        RedisBenchmarkInvocation inv;
+        try {
+            inv = parseRedisBenchmarkArgs(rest, {});
+        } catch (const UsageError& e) {
+            throw UsageError(prefix + e.what());
+        }
+        if (inv.showHelp || inv.showVersion)
+            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
+        if (!inv.jsonPath.empty())
+            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        if (inv.config.loop)
+            throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
+        if (inv.config.idle)
+            throw UsageError(prefix + "-I: idle connections send nothing to measure");
+        w.config = std::move(inv.config);
+        return w;
+    }
+    if (w.dialect == "memtier" || w.dialect == "memtier_benchmark") {
+        w.dialect = "memtier";
+        const std::string prefix = "workload (memtier): ";
+        MemtierInvocation inv;
+        try {
+            inv = parseMemtierArgs(rest);
+        } catch (const UsageError& e) {
+            throw UsageError(prefix + e.what());
+        }
+        if (inv.showHelp || inv.showVersion)
+            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
+        if (!inv.jsonPath.empty())
+            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        if (!inv.outFile.empty())
+            throw UsageError(prefix + "--out-file: the report goes to standard output here");
+        if (!inv.jsonOutFile.empty())
+            throw UsageError(prefix + "--json-out-file: not available here; use --json before '--'");
+        if (!inv.hdrFilePrefix.empty())
+            throw UsageError(prefix + "--hdr-file-prefix: not available here; the run file (--json) holds the histograms");
+        if (inv.runCount > 1)
+            throw UsageError(prefix + "--run-count: every setting runs once here");
+        auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
+        TestSpec spec;
+        spec.name = "memtier";
+        for (const std::string& name : factory->commandStatNames())
+            spec.commandStatName += (spec.commandStatName.empty() ? "" : "+") + name;
+        spec.generator = factory;
+        w.config = inv.config;
+        w.config.tests = { spec };
+        w.clientsPerThread = static_cast<int>(inv.clientsPerThread);
+        w.allKeys = inv.workload.allKeys;
+        w.rampGiven = inv.clientsStart > 0;
+        if (inv.preload) {
+            // As `tacho-cli memtier --preload`: SET every key of the range once.
+            RunConfig config = inv.config;
+            MemtierWorkload fill = inv.workload;
+            fill.commands.clear();
+            fill.setRatio = 1;
+            fill.getRatio = 0;
+            fill.multiKeyGet = 0;
+            fill.setPattern = fill.getPattern = KeyPattern::Parallel;
+            fill.allKeys = true;
+            config.requests = 0;
+            config.durationSeconds = 0;
+            config.warmupSeconds = 0;
+            config.rate = 0;
+            config.ratePerConnection = 0;
+            config.rampStartConnections = config.rampStep = 0;
+            config.rampStepSeconds = 0;
+            config.pipeline = std::max<int>(config.pipeline, static_cast<int>(inv.preloadPipeline));
+            TestSpec preload;
+            preload.name = "PRELOAD";
+            preload.commandStatName = "set";
+            preload.generator = std::make_shared<const MemtierGeneratorFactory>(fill);
+            config.tests = { preload };
+            w.preload = std::move(config);
+        }
+        return w;
+    }
+    throw UsageError("workload: unknown dialect " + quoted(w.dialect)
+                     + " after '--': start the workload with redis-benchmark or memtier");
+}
+
+std::string capacityUsage()
+{
+    return R"(Usage: tacho-cli capacity --from X --to Y [options] -- WORKLOAD
+
+Finds the highest throughput that meets a latency objective ("max ops/s with
+average latency <= 1 ms"), varying one dimension of the workload: steps up
+geometrically from X until a step fails, then bisects near the knee.
+
+A step fails when the objective's statistic is above its limit, the server
+answers with errors, an open-loop step achieves less than --min-achieved of its
+target rate, or the run fails. A step whose throughput is unsteady (its two
+halves, or two runs, differ by more than --noise) is run again.
+
+Search:
+ --dimension D        rate (open loop, total requests/s; default), connections,
+                      threads or pipeline. With a memtier workload, threads
+                      are memtier's: connections = threads x --clients.
+ --from X, --to Y     The range of the dimension (k, M, G suffixes: 50k).
+ --objective OBJ      STAT<=LIMIT: avg, or a percentile such as p50, p99,
+                      p99.9 (max = p100); limit in ns, us, ms or s
+                      (default "avg<=1ms").
+ --step-seconds S     Measured time per step (default 3).
+ --warmup S           Warm-up before each step, left out (default 1).
+ --growth F           Step-up factor (default 2).
+ --resolution R       Bisection ends when the gap is within R of the best
+                      setting (default 0.05; whole-number dimensions: 1).
+ --min-achieved R     Open loop: a step must achieve R x its target rate
+                      (default 0.95).
+ --noise R            Relative throughput difference counted as noise
+                      (default 0.10).
+ --attempts N         Runs of a noisy step at most (default 3).
+ --max-errors N       Error replies a step may have (default 0).
+ --max-steps N        Steps at most (default 40).
+ --price-per-hour P   Machine price per hour: adds ops/s per $/h.
+
+Output:
+ --json FILE          Run file: every step's run as a test, and a "capacity"
+                      section (the curve, the result).
+ --csv FILE           The curve, one line per step by setting.
+ --help               This text.
+
+WORKLOAD, after "--", in redis-benchmark's or memtier_benchmark's words; its
+request count, duration and warm-up are replaced by the step's:
+  -- redis-benchmark -h 10.0.0.5 -c 50 -t set -d 32
+  -- memtier -s 10.0.0.5 -p 6379 --ratio 1:10 --pipeline 4 --preload
+
+Examples:
+  tacho-cli capacity --from 10k --to 1M -- memtier -s 10.0.0.5 --ratio 1:10
+  tacho-cli capacity --dimension connections --from 8 --to 4096 \
+      --objective "p99<=2ms" --json cap.json -- redis-benchmark -t get -r 100000
+)";
+}
+
+int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io)
+{
+    std::ostream& out = *io.out;
+    std::ostream& err = *io.err;
+    CapacityInvocation inv;
+    try {
+        inv = parseCapacityArgs(args);
+    } catch (const UsageError& e) {
+        err << kPrefix << e.what() << "\nTry 'tacho-cli capacity --help' for more information.\n";
+        return 2;
+    }
+    if (inv.showHelp) {
+        out << capacityUsage();
+        return 0;
+    }
+    const CapacitySearchOptions& o = inv.options;
+    const StepWorkload& workload = inv.workload;
+    const CapacityDimension d = o.dimension;
+
+    RunControllerStepRunner runner(workload.config, d, o.stepSeconds, o.warmupSeconds);
+    if (d == CapacityDimension::Threads)
+        runner.setConnectionsPerThread(workload.clientsPerThread);
+    struct RunnerRegistration {
+        const StepCommandIo& io;
+        RunControllerStepRunner* runner;
+        RunnerRegistration(const StepCommandIo& i, RunControllerStepRunner* r) : io(i), runner(r)
+        {
+            if (io.onRunner)
+                io.onRunner(runner);
+        }
+        ~RunnerRegistration()
+        {
+            if (io.onRunner)
+                io.onRunner(nullptr);
+        }
+    } registration(io, &runner);
+
+    bool progressShown = false;
+    const auto clearProgress = [&] {
+        if (progressShown) {
+            err << "\r\033[K" << std::flush;
+            progressShown = false;
+        }
+    };
+    runner.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
+        if (!io.interactive)
+            return;
+        const double interval = snapshot->point.endSeconds - snapshot->point.startSeconds;
+        const double rate = interval > 0 ? double(snapshot->point.requests) / interval : 0;
+        err << "\r\033[K[" << snapshot->testName << (snapshot->warmup ? ", warming up" : "") << " "
+            << fixed(snapshot->elapsedSeconds, 1) << "/" << fixed(o.stepSeconds, 1) << " s] " << grouped(rate)
+            << " ops/s, avg " << fixed(snapshot->overallMeanNs / 1e6, 3) << " ms" << std::flush;
+        progressShown = true;
+    });
+
+    out << "Capacity search over " << capacityDimensionName(d) << ": " << capacitySettingText(d, o.from) << " to "
+        << capacitySettingText(d, o.to) << ", objective " << o.objective.describe() << "\n"
+        << "Steps: " << plain(o.stepSeconds) << " s measured after " << plain(o.warmupSeconds)
+        << " s warm-up; up x" << plain(o.growthFactor) << ", then bisection"
+        << (capacityDimensionIsInteger(d) ? std::string() : " to " + plain(100 * o.resolution) + "%") << "\n"
+        << "Workload: " << workload.commandLine() << "\n"
+        << "          " << describeConfig(runner.configFor(o.from)) << " at the first step\n"
+        << std::flush;
+
+    int status = 0;
+    // ---- preload (memtier --preload), reported apart ----
+    std::optional<RunResult> preload;
+    if (workload.preload) {
+        preload = runner.runConfig(*workload.preload);
+        clearProgress();
+        if (!preload->tests.empty()) {
+            const TestResult& t = preload->tests.front();
+            out << "Preload: " << grouped(static_cast<double>(t.requests)) << " keys written in " << fixed(t.seconds, 2)
+                << " s (" << grouped(t.requestsPerSecond()) << " ops/s)"
+                << (t.errors ? ", " + std::to_string(t.errors) + " errors" : std::string()) << "\n";
+        }
+        if (preload->status == RunStatus::Failed) {
+            err << kPrefix << "error: preload failed: " << preload->failure << "\n";
+            status = 1;
+        }
+    }
+
+    CapacityResult result;
+    bool searched = false;
+    if (status == 0 && (!preload || preload->status == RunStatus::Completed)) {
+        CapacitySearch search(o);
+        out << "\n" << stepHeader(d) << std::flush;
+        search.onRepeat([&](double setting, int attempt, const std::string& why) {
+            clearProgress();
+            out << "      " << capacitySettingText(d, setting) << " again (run " << attempt << "): " << why << "\n"
+                << std::flush;
+        });
+        search.onStep([&](const CapacityStep& step, const CapacityResult&) {
+            clearProgress();
+            out << stepLine(d, step) << std::flush;
+        });
+        result = search.run(runner);
+        searched = true;
+        clearProgress();
+
+        out << "\n" << result.summary() << "\n";
+        if (result.steps.size() > 1) {
+            out << "\nCurve by " << capacityDimensionName(d) << ":\n" << stepHeader(d);
+            for (std::size_t index : result.curve())
+                out << stepLine(d, result.steps[index]);
+        }
+        std::size_t checked = 0, agreeing = 0;
+        std::string disagreeing;
+        for (const std::shared_ptr<TestResult>& test : runner.stepTests()) {
+            if (!test->crossCheck.available)
+                continue;
+            ++checked;
+            if (test->crossCheck.agrees())
+                ++agreeing;
+            else
+                disagreeing += "  " + test->name + ": server counted " + std::to_string(test->crossCheck.serverCalls)
+                    + ", Tacho " + std::to_string(test->crossCheck.clientRequests) + "\n";
+        }
+        if (checked > 0) {
+            if (agreeing == checked)
+                out << "server cross-check: INFO commandstats agrees with the requests sent in all " << checked
+                    << " runs\n";
+            else
+                out << "server cross-check: " << checked - agreeing << " of " << checked << " runs disagree\n"
+                    << disagreeing;
+        }
+        out << std::flush;
+        if (result.stopReason == CapacityStopReason::Failed) {
+            err << kPrefix << "error: " << result.stopDetail << "\n";
+            status = 1;
+        } else if (result.stopReason == CapacityStopReason::Stopped) {
+            err << kPrefix << "stopped; the steps above are kept\n";
+        }
+    } else if (preload && preload->status == RunStatus::Stopped) {
+        err << kPrefix << "stopped during the preload; the search did not start\n";
+    }
+
+    if (!inv.csvPath.empty() && searched) {
+        std::string error;
+        if (!writeTextFileAtomically(inv.csvPath, curveCsv(result), &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        }
+    }
+
+    if (!inv.jsonPath.empty()) {
+        RunResult file;
+        file.config = runner.configFor(o.from);
+        file.config.password.clear();
+        std::optional<std::size_t> preloadIndex;
+        if (preload) {
+            file.environment = preload->environment;
+            if (!preload->tests.empty()) {
+                preloadIndex = file.tests.size();
+                file.tests.push_back(std::move(preload->tests.front()));
+            }
+        }
+        if (runner.hasEnvironment() || !preload)
+            file.environment = runner.environment();
+        // Where every run of every step lands in "tests".
+        const std::size_t offset = file.tests.size();
+        std::vector<std::vector<std::optional<std::size_t>>> indexes;
+        const auto& stepTests = runner.stepTests();
+        for (const CapacityStep& step : result.steps) {
+            std::vector<std::optional<std::size_t>> runs;
+            for (const auto& test : step.tests) {
+                std::optional<std::size_t> index;
+                for (std::size_t k = 0; test && k < stepTests.size(); ++k)
+                    if (stepTests[k].get() == test.get())
+                        index = offset + k;
+                runs.push_back(index);
+            }
+            indexes.push_back(std::move(runs));
+        }
+        const std::string section = capacityJson(result, indexes, preloadIndex, workload);
+        for (TestResult& test : runner.takeStepTests())
+            file.tests.push_back(std::move(test));
+        if (preload && preload->status == RunStatus::Failed) {
+            file.status = RunStatus::Failed;
+            file.failure = "preload: " + preload->failure;
+        } else if (result.stopReason == CapacityStopReason::Failed) {
+            file.status = RunStatus::Failed;
+            file.failure = result.stopDetail;
+        } else if (result.stopReason == CapacityStopReason::Stopped || !searched) {
+            file.status = RunStatus::Stopped;
+        }
+        for (const TestResult& test : file.tests)
+            file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
+        std::string error;
+        if (!writeRunFileWithSection(inv.jsonPath, file, "capacity", section, &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        }
+    }
+    return status;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,498 @@
+#include "engine/cli/sweep_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "engine/report/json_writer.h"
+#include "engine/report/sweep_table.h"
+#include "engine/run/capacity_search.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kPrefix = "tacho-cli sweep: ";
+
+std::string quoted(const std::string& text) { return "'" + text + "'"; }
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string plain(double value)
+{
+    std::string text = fixed(value, 6);
+    while (!text.empty() && text.back() == '0')
+        text.pop_back();
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+// One swept dimension and its values, in the order given.
+struct SweepList {
+    std::string option;    // "--connections"
+    std::string column;    // "Connections"
+    std::vector<double> values;
+};
+
+struct SweepInvocation {
+    std::vector<SweepList> lists;        // in the order given on the command line
+    bool tlsBoth = false;
+    std::optional<std::uint16_t> tlsPort;
+    std::optional<std::uint16_t> plainPort;
+    std::optional<double> duration;
+    std::optional<double> warmup;
+    std::string csvPath;
+    std::string jsonPath;
+    StepWorkload workload;
+    bool showHelp = false;
+};
+
+std::vector<double> parseList(const std::string& option, const std::string& text, bool integer, double max)
+{
+    if (text.empty())
+        throw UsageError(option + ": the list is empty (e.g. " + option + " 50,100,200)");
+    std::vector<double> values;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        double value = 0;
+        if (item.empty())
+            throw UsageError(option + ": " + quoted(text) + " has an empty item");
+        if (!parseScaledNumber(item, &value))
+            throw UsageError(option + ": " + quoted(item) + " is not a number");
+        if (integer && (value < 1 || value != std::floor(value)))
+            throw UsageError(option + ": " + quoted(item) + " must be a whole number of at least 1");
+        if (!integer && !(value > 0))
+            throw UsageError(option + ": " + quoted(item) + " must be greater than 0");
+        if (value > max)
+            throw UsageError(option + ": " + quoted(item) + " is above the limit of " + plain(max));
+        values.push_back(value);
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return values;
+}
+
+std::uint16_t parsePort(const std::string& option, const std::string& text)
+{
+    double value = 0;
+    if (!parseScaledNumber(text, &value) || value != std::floor(value) || value < 1 || value > 65535)
+        throw UsageError(option + ": " + quoted(text) + " is not a port (1 to 65535)");
+    return static_cast<std::uint16_t>(value);
+}
+
+double parseSecondsOption(const std::string& option, const std::string& text, bool allowZero)
+{
+    double value = 0;
+    if (!parseScaledNumber(text, &value))
+        throw UsageError(option + ": " + quoted(text) + " is not a number of seconds");
+    if (allowZero ? value < 0 : !(value > 0))
+        throw UsageError(option + ": must be " + (allowZero ? "0 or more" : "greater than 0") + " seconds (got " + text
+                         + ")");
+    return value;
+}
+
+SweepInvocation parseSweepArgs(std::span<const std::string> args)
+{
+    SweepInvocation inv;
+    const auto separator = std::find(args.begin(), args.end(), std::string("--"));
+    const std::span<const std::string> own(args.begin(), separator);
+    for (std::size_t i = 0; i < own.size();) {
+        std::string name = own[i];
+        std::optional<std::string> inlineValue;
+        if (name.starts_with("--") && name.find('=') != std::string::npos) {
+            inlineValue = name.substr(name.find('=') + 1);
+            name = name.substr(0, name.find('='));
+        }
+        const auto value = [&]() -> std::string {
+            if (inlineValue) {
+                ++i;
+                return *inlineValue;
+            }
+            if (i + 1 >= own.size())
+                throw UsageError(name + " needs a value");
+            i += 2;
+            return own[i - 1];
+        };
+        const auto flag = [&] {
+            if (inlineValue)
+                throw UsageError(name + " takes no value");
+            ++i;
+        };
+        const auto addList = [&](const char* column, bool integer, double max) {
+            for (const SweepList& list : inv.lists)
+                if (list.option == name)
+                    throw UsageError(name + ": given twice; list every value once (e.g. " + name + " 50,100)");
+            inv.lists.push_back({ name, column, parseList(name, value(), integer, max) });
+        };
+        if (name == "--help" || name == "-h") {
+            inv.showHelp = true;
+            return inv;
+        } else if (name == "--connections") {
+            addList("Connections", true, 100000);
+        } else if (name == "--threads") {
+            addList("Threads", true, 1024);
+        } else if (name == "--pipeline") {
+            addList("Pipeline", true, 100000);
+        } else if (name == "--rate") {
+            addList("Rate", false, 1e9);
+        } else if (name == "--tls-both") {
+            flag();
+            inv.tlsBoth = true;
+        } else if (name == "--tls-port") {
+            inv.tlsPort = parsePort(name, value());
+        } else if (name == "--plain-port") {
+            inv.plainPort = parsePort(name, value());
+        } else if (name == "--duration") {
+            inv.duration = parseSecondsOption(name, value(), false);
+        } else if (name == "--warmup") {
+            inv.warmup = parseSecondsOption(name, value(), true);
+        } else if (name == "--csv") {
+            inv.csvPath = value();
+            if (inv.csvPath.empty())
+                throw UsageError("--csv: the file name must not be empty");
+        } else if (name == "--json") {
+            inv.jsonPath = value();
+            if (inv.jsonPath.empty())
+                throw UsageError("--json: the file name must not be empty");
+        } else {
+            throw UsageError("unrecognized option " + quoted(name)
+                             + (name.starts_with("-") ? std::string() : " (the workload goes after '--')"));
+        }
+    }
+    if (inv.lists.empty() && !inv.tlsBoth)
+        throw UsageError("nothing to sweep: give --connections, --threads, --pipeline or --rate with a list of values, "
+                         "or --tls-both");
+    if ((inv.tlsPort || inv.plainPort) && !inv.tlsBoth)
+        throw UsageError(std::string(inv.tlsPort ? "--tls-port" : "--plain-port") + ": only applies with --tls-both");
+    if (separator == args.end())
+        throw UsageError("missing '--' and the workload after it, e.g. -- redis-benchmark -t set");
+    inv.workload = parseStepWorkload(std::span<const std::string>(separator + 1, args.end()));
+    if (inv.tlsBoth && !inv.workload.config.endpoint.unixSocket.empty())
+        throw UsageError("--tls-both: the workload connects over a Unix socket, which has no TLS");
+    return inv;
+}
+
+// Every combination, the first list varying slowest; TLS (off, on) outermost.
+struct Combination {
+    std::vector<std::string> cells;      // one per column
+    std::string label;                   // "connections 5, TLS off"
+    RunConfig config;
+};
+
+std::vector<Combination> combinations(const SweepInvocation& inv)
+{
+    const StepWorkload& w = inv.workload;
+    std::vector<Combination> out;
+    const bool connectionsSwept = std::any_of(inv.lists.begin(), inv.lists.end(),
+                                              [](const SweepList& l) { return l.option == "--connections"; });
+    std::size_t total = 1;
+    for (const SweepList& list : inv.lists)
+        total *= list.values.size();
+    for (int tls = 0; tls < (inv.tlsBoth ? 2 : 1); ++tls) {
+        for (std::size_t number = 0; number < total; ++number) {
+            // The last list varies fastest.
+            std::vector<std::size_t> index(inv.lists.size(), 0);
+            std::size_t rest = number;
+            for (std::size_t k = inv.lists.size(); k-- > 0;) {
+                index[k] = rest % inv.lists[k].values.size();
+                rest /= inv.lists[k].values.size();
+            }
+            Combination c;
+            c.config = w.config;
+            RunConfig& config = c.config;
+            if (inv.duration) {
+                config.requests = 0;
+                config.durationSeconds = *inv.duration;
+            }
+            if (inv.warmup)
+                config.warmupSeconds = *inv.warmup;
+            for (std::size_t k = 0; k < inv.lists.size(); ++k) {
+                const SweepList& list = inv.lists[k];
+                const double value = list.values[index[k]];
+                const int whole = static_cast<int>(std::lround(value));
+                c.cells.push_back(list.option == "--rate" ? plain(value) : std::to_string(whole));
+                c.label += (c.label.empty() ? "" : ", ") + list.option.substr(2) + " " + c.cells.back();
+                if (list.option == "--connections") {
+                    config.connections = whole;
+                } else if (list.option == "--threads") {
+                    config.threads = whole;
+                    if (!connectionsSwept && w.clientsPerThread > 0)
+                        config.connections = whole * w.clientsPerThread;   // memtier: threads x clients
+                } else if (list.option == "--pipeline") {
+                    config.pipeline = whole;
+                } else if (list.option == "--rate") {
+                    config.rate = value;
+                    config.ratePerConnection = 0;
+                }
+            }
+            if (inv.tlsBoth) {
+                config.endpoint.tls = tls == 1;
+                if (tls == 1 && inv.tlsPort)
+                    config.endpoint.port = *inv.tlsPort;
+                if (tls == 0 && inv.plainPort)
+                    config.endpoint.port = *inv.plainPort;
+                c.cells.push_back(tls == 1 ? "on" : "off");
+                c.label += std::string(c.label.empty() ? "" : ", ") + "TLS " + c.cells.back();
+            }
+            // The workload's threads beyond a swept connection count: one connection each.
+            const bool threadsSwept = std::any_of(inv.lists.begin(), inv.lists.end(),
+                                                  [](const SweepList& l) { return l.option == "--threads"; });
+            if (!threadsSwept && config.threads > config.connections)
+                config.threads = config.connections;
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+std::string sweepJson(const SweepTable& table, const std::vector<std::optional<std::size_t>>& testIndexes,
+                      const StepWorkload& workload, std::optional<std::size_t> preloadTest)
+{
+    JsonWriter w(2);
+    w.beginObject();
+    w.field("workload", workload.commandLine());
+    if (preloadTest)
+        w.field("preloadTest", *preloadTest);
+    else
+        w.key("preloadTest").null();
+    w.key("columns").beginArray();
+    for (const std::string& column : table.settingColumns)
+        w.value(column);
+    w.endArray();
+    w.key("rows").beginArray();
+    for (std::size_t i = 0; i < table.rows.size(); ++i) {
+        const SweepRow& row = table.rows[i];
+        w.beginObject();
+        w.key("settings").beginObject();
+        for (std::size_t c = 0; c < table.settingColumns.size() && c < row.settings.size(); ++c)
+            w.field(table.settingColumns[c], row.settings[c]);
+        w.endObject();
+        w.field("test", row.test);
+        if (i < testIndexes.size() && testIndexes[i])
+            w.field("testIndex", *testIndexes[i]);
+        else
+            w.key("testIndex").null();
+        w.field("qps", row.qps);
+        w.field("avgMs", row.avgMs);
+        w.field("p50Ms", row.p50Ms);
+        w.field("p99Ms", row.p99Ms);
+        w.field("p999Ms", row.p999Ms);
+        w.field("maxMs", row.maxMs);
+        w.field("requests", row.requests);
+        w.field("errors", row.errors);
+        w.field("status", runStatusName(row.status));
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.str();
+}
+
+} // namespace
+
+std::string sweepUsage()
+{
+    return R"(Usage: tacho-cli sweep [settings] [options] -- WORKLOAD
+
+Runs the same workload at a list of settings and prints one table row per
+setting (and test): QPS, average, p99 and p99.9 latency, errors, and whether
+the server's INFO commandstats agrees with the requests counted.
+
+Settings (comma-separated lists, k/M suffixes allowed; several lists run
+every combination, the first one varying slowest):
+ --connections LIST   e.g. 1000,3000,10000
+ --threads LIST       worker threads; with a memtier workload and no
+                      --connections: connections = threads x --clients
+ --pipeline LIST      requests in flight per connection
+ --rate LIST          open loop, total requests/s
+ --tls-both           every combination without TLS, then with TLS (TLS
+                      settings such as --cacert come from the workload)
+ --tls-port N         port of the TLS rows (default: the workload's)
+ --plain-port N       port of the rows without TLS (default: the workload's)
+
+Options:
+ --duration S         run each row for S seconds (default: the workload's
+                      own request count or test time)
+ --warmup S           warm-up before each row, left out of the numbers
+ --csv FILE           the table as CSV
+ --json FILE          run file: every row's test, and a "sweep" section
+ --help               this text
+
+WORKLOAD, after "--", in redis-benchmark's or memtier_benchmark's words
+(memtier's --preload fills the key range once, before the first row):
+  tacho-cli sweep --connections 50,100,200 --duration 10 -- redis-benchmark -t set,get
+  tacho-cli sweep --connections 1000,3000 --tls-both --tls-port 6380 --csv t.csv \
+      -- memtier -s 10.0.0.5 -p 6379 --ratio 1:0 -d 32 --test-time 60 --cacert ca.crt
+)";
+}
+
+int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
+{
+    std::ostream& out = *io.out;
+    std::ostream& err = *io.err;
+    SweepInvocation inv;
+    std::vector<Combination> combos;
+    try {
+        inv = parseSweepArgs(args);
+        if (!inv.showHelp) {
+            combos = combinations(inv);
+            for (const Combination& c : combos)
+                if (c.config.threads > c.config.connections)
+                    throw UsageError("--threads: more threads than connections in " + c.label);
+        }
+    } catch (const UsageError& e) {
+        err << kPrefix << e.what() << "\nTry 'tacho-cli sweep --help' for more information.\n";
+        return 2;
+    }
+    if (inv.showHelp) {
+        out << sweepUsage();
+        return 0;
+    }
+
+    RunControllerStepRunner runner(inv.workload.config, CapacityDimension::Connections, 0, 0);
+    struct RunnerRegistration {
+        const StepCommandIo& io;
+        explicit RunnerRegistration(const StepCommandIo& i, RunControllerStepRunner* r) : io(i)
+        {
+            if (io.onRunner)
+                io.onRunner(r);
+        }
+        ~RunnerRegistration()
+        {
+            if (io.onRunner)
+                io.onRunner(nullptr);
+        }
+    } registration(io, &runner);
+
+    bool progressShown = false;
+    const auto clearProgress = [&] {
+        if (progressShown) {
+            err << "\r\033[K" << std::flush;
+            progressShown = false;
+        }
+    };
+    std::string currentLabel;
+    runner.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
+        if (!io.interactive)
+            return;
+        err << "\r\033[K[" << currentLabel << ": " << snapshot->testName << (snapshot->warmup ? ", warming up" : "")
+            << " " << fixed(snapshot->elapsedSeconds, 1) << " s] " << snapshot->requestsSoFar << " replies, avg "
+            << fixed(snapshot->overallMeanNs / 1e6, 3) << " ms" << std::flush;
+        progressShown = true;
+    });
+
+    SweepTable table;
+    for (const SweepList& list : inv.lists)
+        table.settingColumns.push_back(list.column);
+    if (inv.tlsBoth)
+        table.settingColumns.push_back("TLS");
+    table.showTest = inv.workload.config.tests.size() > 1;
+
+    RunResult file;
+    file.config = inv.workload.config;
+    file.config.password.clear();
+    std::vector<std::optional<std::size_t>> testIndexes;   // per table row
+    int status = 0;
+    bool stopped = false;
+
+    std::optional<std::size_t> preloadIndex;
+    // memtier --preload: fill the key range once, before the rows; reported apart.
+    if (inv.workload.preload) {
+        currentLabel = "preload";
+        RunResult preload = runner.runConfig(*inv.workload.preload);
+        clearProgress();
+        for (TestResult& test : preload.tests) {
+            preloadIndex = file.tests.size();
+            err << "preload: " << test.requests << " keys written in " << fixed(test.seconds, 2) << " s"
+                << (test.errors ? ", " + std::to_string(test.errors) + " errors" : std::string()) << "\n";
+            file.tests.push_back(std::move(test));
+        }
+        if (preload.status == RunStatus::Failed) {
+            err << kPrefix << "error: preload failed: " << preload.failure << "\n";
+            status = 1;
+            combos.clear();
+        } else if (preload.status == RunStatus::Stopped) {
+            stopped = true;
+            combos.clear();
+        }
+    }
+    for (std::size_t n = 0; n < combos.size(); ++n) {
+        const Combination& combo = combos[n];
+        if (runner.stopRequested()) {
+            stopped = true;
+            break;
+        }
+        currentLabel = combo.label;
+        RunResult result = runner.runConfig(combo.config);
+        clearProgress();
+        if (result.tests.empty()) {
+            SweepRow row;
+            row.settings = combo.cells;
+            row.status = result.status;
+            row.failure = result.failure;
+            if (result.status != RunStatus::Stopped) {
+                table.rows.push_back(row);
+                testIndexes.push_back(std::nullopt);
+            }
+        }
+        for (TestResult& test : result.tests) {
+            SweepRow row = sweepRowFromTest(combo.cells, test);
+            err << "[" << n + 1 << "/" << combos.size() << "] " << combo.label << (table.showTest ? ", " + test.name : "")
+                << ": " << fixed(row.qps, 2) << " ops/s, avg " << fixed(row.avgMs, 3) << " ms, p99 "
+                << fixed(row.p99Ms, 3) << " ms, p99.9 " << fixed(row.p999Ms, 3) << " ms"
+                << (test.crossCheck.available ? (test.crossCheck.agrees() ? ", server agrees" : ", server disagrees")
+                                              : "")
+                << "\n";
+            table.rows.push_back(std::move(row));
+            test.name = combo.label + ": " + test.name;
+            testIndexes.push_back(file.tests.size());
+            file.tests.push_back(std::move(test));
+        }
+        if (result.status == RunStatus::Failed) {
+            err << kPrefix << "error: " << combo.label << ": " << result.failure << "\n";
+            status = 1;
+        } else if (result.status == RunStatus::Stopped) {
+            stopped = true;
+            break;
+        }
+    }
+    err << std::flush;
+    out << formatSweepTable(table) << std::flush;
+    if (stopped)
+        err << kPrefix << "stopped; the rows above are the ones that ran\n";
+
+    if (!inv.csvPath.empty()) {
+        std::string error;
+        if (!writeTextFileAtomically(inv.csvPath, sweepTableCsv(table), &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        }
+    }
+    if (!inv.jsonPath.empty()) {
+        file.environment = runner.environment();
+        file.status = status != 0 ? RunStatus::Failed : stopped ? RunStatus::Stopped : RunStatus::Completed;
+        if (status != 0)
+            file.failure = "a row failed";
+        for (const TestResult& test : file.tests)
+            file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
+        std::string error;
+        if (!writeRunFileWithSection(inv.jsonPath, file, "sweep", sweepJson(table, testIndexes, inv.workload, preloadIndex), &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        }
+    }
+    return status;
+}
+
+} // namespace tacho::engine
