@@ -8,6 +8,9 @@
 #   tacho_free_port [LOW HIGH]           prints a loopback port nobody listens on
 #   tacho_start_redis [ARG...]           starts a sandbox redis-server (sets TACHO_REDIS_*)
 #   tacho_stop_redis                     stops it by PID (SIGTERM, then SIGKILL after 5 s)
+#   tacho_has_display                    true when a GUI can open (X11 or Wayland)
+#   tacho_with_test_keyring CMD...       runs CMD in a private D-Bus session with an unlocked
+#                                        gnome-keyring (for the keychain tests)
 
 # Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included.
 # shellcheck disable=SC2034  # used by the scripts that source this file
@@ -17,6 +20,7 @@ TACHO_PACKAGES=(
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
   redis-server redis-tools
   xvfb xauth dbus-x11 gnome-keyring
+  libqt6svg6
 )
 
 TACHO_HOST=127.0.0.1
@@ -63,7 +67,9 @@ tacho_ensure_packages() {
 tacho_build_release() {
   local jobs
   jobs=$(nproc 2>/dev/null || echo 2)
-  (cd "$(tacho_repo_root)" && cmake --preset release && cmake --build --preset release -j "$jobs")
+  # GUI ON explicitly: a build folder configured before the workbench existed caches it OFF.
+  (cd "$(tacho_repo_root)" && cmake --preset release -DTACHO_BUILD_GUI=ON &&
+    cmake --build --preset release -j "$jobs")
 }
 
 # tacho_port_in_use PORT : true when something listens on PORT (any local address) or accepts
@@ -173,4 +179,53 @@ tacho_cleanup_redis() {
     rm -rf "$TACHO_REDIS_DIR"
   fi
   TACHO_REDIS_DIR=
+}
+
+# tacho_has_display : true when the workbench can open a window here.
+tacho_has_display() {
+  [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]
+}
+
+# tacho_with_test_keyring CMD... : runs CMD inside `dbus-run-session` with gnome-keyring's
+# secret service unlocked by a test password read on standard input, under a temporary HOME
+# and XDG_RUNTIME_DIR (so the user's own keyring is never touched), with TACHO_TEST_KEYRING=1
+# so the ui tests check the real keychain. The keyring daemon is stopped by its PID.
+tacho_with_test_keyring() {
+  command -v dbus-run-session >/dev/null 2>&1 ||
+    tacho_die "dbus-run-session not found (apt-get install dbus, or run ./test.sh once)"
+  command -v gnome-keyring-daemon >/dev/null 2>&1 ||
+    tacho_die "gnome-keyring-daemon not found (apt-get install gnome-keyring, or run ./test.sh once)"
+  local tmp status=0
+  tmp=$(mktemp -d -t tacho-keyring.XXXXXX)
+  mkdir -p "$tmp/home" "$tmp/runtime"
+  chmod 700 "$tmp/runtime"
+  # shellcheck disable=SC2016  # expanded by the inner shell
+  env -u XDG_DATA_HOME -u XDG_CONFIG_HOME HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/runtime" \
+    dbus-run-session -- bash -c '
+      printf %s tacho-test-keyring |
+        gnome-keyring-daemon --foreground --unlock --components=secrets >"$HOME/keyring.log" 2>&1 &
+      keyring=$!
+      ready=
+      for _ in $(seq 100); do
+        if dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
+             org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null |
+           grep -q "boolean true"; then
+          ready=1
+          break
+        fi
+        sleep 0.1
+      done
+      if [ -z "$ready" ]; then
+        echo "tacho: gnome-keyring did not start its secret service; its log:" >&2
+        cat "$HOME/keyring.log" >&2
+        kill "$keyring" 2>/dev/null
+        exit 1
+      fi
+      status=0
+      TACHO_TEST_KEYRING=1 "$@" || status=$?
+      kill "$keyring" 2>/dev/null
+      wait "$keyring" 2>/dev/null
+      exit "$status"' tacho-keyring "$@" || status=$?
+  rm -rf "$tmp"
+  return "$status"
 }

@@ -373,7 +373,9 @@ void Worker::measuredPhase()
             refill(client);
     }
 
-    const std::uint64_t tickNs = static_cast<std::uint64_t>(std::max(0.01, config.tickSeconds) * 1e9);
+    // Hands data over ten times per controller tick: the two clocks are not
+    // in phase, and a hand-over once per tick would land every other tick.
+    const std::uint64_t tickNs = static_cast<std::uint64_t>(std::max(0.01, config.tickSeconds) * 1e9) / 10;
     const std::uint64_t drainWindowNs = std::max(kMinDrainNs, m_connectTimeoutNs);
     std::uint64_t nextTick = nowNs() + tickNs;
     while (m_open > 0 && !m_failed) {

@@ -1,0 +1,300 @@
+// The workbench against a real redis-server: the live charts receive points,
+// the GUI gets at most ten deliveries a second, the table's counts equal the
+// server's commandstats, the exports are what the table and charts show,
+// Stop and closing the window mid-run end the run cleanly and save it, the
+// history lists it after a restart, and the GUI thread stays responsive at
+// full pipelined speed.
+#include <QElapsedTimer>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <optional>
+
+#include "support/redis_server.h"
+#include "ui/engine_bridge.h"
+#include "ui/history_model.h"
+#include "ui/kpi_strip_widget.h"
+#include "ui/latency_page.h"
+#include "ui/main_window.h"
+#include "ui/results_page.h"
+#include "ui/results_table_model.h"
+#include "ui/run_chart_widget.h"
+#include "ui/run_charts_widget.h"
+#include "ui/run_page.h"
+#include "ui/run_setup_widget.h"
+#include "ui_test_support.h"
+
+using namespace tacho::ui;
+
+class TestLiveRun : public QObject {
+    Q_OBJECT
+private:
+    tacho::test::RedisServer m_server;
+    QTemporaryDir m_dir;
+    ConnectionProfile m_profile;
+
+    std::unique_ptr<MainWindow> makeWindow()
+    {
+        auto window = std::make_unique<MainWindow>(tacho::test::temporaryContext(m_dir));
+        window->show();
+        return window;
+    }
+
+    void useServer(MainWindow& window)
+    {
+        window.saveProfile(m_profile, QString(), false);
+        QVERIFY(window.selectTarget(m_profile.id));
+        QVERIFY(window.isTargetReady());
+    }
+
+    static WorkloadSettings workload(const QString& tests, quint64 requests, double duration = 0, int pipeline = 1)
+    {
+        WorkloadSettings s;
+        s.connections = 20;
+        s.pipeline = pipeline;
+        s.tests = tests;
+        s.keyspace = 10000;
+        if (duration > 0) {
+            s.amount = WorkloadSettings::Amount::Duration;
+            s.durationSeconds = duration;
+        } else {
+            s.requests = requests;
+        }
+        return s;
+    }
+
+    // Starts a run and returns where its record will arrive.
+    static std::shared_ptr<std::optional<RunRecord>> start(MainWindow& window)
+    {
+        auto done = std::make_shared<std::optional<RunRecord>>();
+        QObject::connect(&window, &MainWindow::runCompleted, &window, [done](const RunRecord& r) { *done = r; });
+        QString error;
+        if (!window.startRun(&error))
+            qWarning("startRun: %s", qPrintable(error));
+        return done;
+    }
+
+    static QJsonObject readJson(const QString& path)
+    {
+        return QJsonDocument::fromJson(tacho::test::readAll(path)).object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QString error;
+        QVERIFY2(m_server.start(&error), qPrintable(error));
+        m_profile.id = QStringLiteral("fixture");
+        m_profile.name = QStringLiteral("fixture server");
+        m_profile.host = m_server.host();
+        m_profile.port = m_server.port();
+    }
+
+    void fullRunMatchesTheServer()
+    {
+        auto window = makeWindow();
+        useServer(*window);
+        m_server.resetStats();
+        window->runPage()->setup()->setSettings(workload(QStringLiteral("set,get"), 150000));
+        QElapsedTimer clock;
+        clock.start();
+        auto done = start(*window);
+        QVERIFY(window->isRunning());
+
+        // The live charts get points while the run goes on.
+        RunChartsWidget* charts = window->runPage()->charts();
+        QTRY_VERIFY_WITH_TIMEOUT(charts->chart(ChartKind::Throughput)->pointCount() > 0 || done->has_value(), 20000);
+        QVERIFY2(!done->has_value(), "the run ended before the live charts showed a point");
+        QTRY_VERIFY_WITH_TIMEOUT(charts->chart(ChartKind::Latency)->pointCount() > 0, 5000);
+        QVERIFY(window->runPage()->kpis()->tileText(QStringLiteral("ops")) != QStringLiteral("–"));
+
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
+        const RunRecord record = **done;
+        QCOMPARE(record.status, QStringLiteral("completed"));
+        // At most ten deliveries a second reach the GUI (plus the first).
+        const double seconds = clock.elapsed() / 1000.0;
+        QVERIFY2(window->bridge()->deliveryCount() <= int(seconds * 10) + 2,
+                 qPrintable(QStringLiteral("%1 deliveries in %2 s").arg(window->bridge()->deliveryCount()).arg(seconds)));
+        QVERIFY(window->runPage()->samplesReceived() > 0);
+
+        // The table's counts are the server's own.
+        ResultsTableModel* table = window->resultsPage()->tableModel();
+        QCOMPARE(table->rowCount(), 2);
+        const QMap<QString, quint64> calls = m_server.commandStatsCalls();
+        QMap<QString, quint64> counted;
+        for (int r = 0; r < table->rowCount(); ++r)
+            counted[table->rowAt(r).command.toLower()] = table->rowAt(r).requests;
+        QCOMPARE(counted.value(QStringLiteral("set")), 150000ull);
+        QCOMPARE(counted.value(QStringLiteral("set")), calls.value(QStringLiteral("set")));
+        QCOMPARE(counted.value(QStringLiteral("get")), calls.value(QStringLiteral("get")));
+        QVERIFY2(window->resultsPage()->crossCheckText().contains(QLatin1String("agrees")), qPrintable(window->resultsPage()->crossCheckText()));
+
+        // Exports: PNG at the requested size × pixel ratio, not blank; CSV = the table.
+        const QString out = QDir(m_dir.path()).filePath(QStringLiteral("export"));
+        QStringList written;
+        QString error;
+        QVERIFY2(window->resultsPage()->exportTo(out, QSize(640, 400), 2.0, &written, &error), qPrintable(error));
+        QCOMPARE(written.size(), 6);
+        const QImage png(QDir(out).filePath(QStringLiteral("throughput.png")));
+        QCOMPARE(png.size(), QSize(1280, 800));
+        QSet<QRgb> colours;
+        int lineish = 0;
+        const QColor setColour(0x4e, 0x79, 0xa7);
+        for (int y = 0; y < png.height(); y += 2) {
+            for (int x = 0; x < png.width(); x += 2) {
+                const QColor c = png.pixelColor(x, y);
+                colours.insert(c.rgb());
+                if (std::abs(c.red() - setColour.red()) < 24 && std::abs(c.green() - setColour.green()) < 24 && std::abs(c.blue() - setColour.blue()) < 24)
+                    ++lineish;
+            }
+        }
+        QVERIFY2(colours.size() > 16, qPrintable(QStringLiteral("%1 colours").arg(colours.size())));
+        QVERIFY2(lineish > 50, qPrintable(QStringLiteral("%1 pixels of the SET line").arg(lineish)));
+
+        const QStringList csv = QString::fromUtf8(tacho::test::readAll(QDir(out).filePath(QStringLiteral("results.csv")))).trimmed().split('\n');
+        QCOMPARE(csv.size(), table->rowCount() + 1);
+        const QStringList header = csv.first().split(',');
+        const int requestsColumn = header.indexOf(QStringLiteral("requests"));
+        const int opsColumn = header.indexOf(QStringLiteral("ops_per_sec"));
+        QVERIFY(requestsColumn > 0 && opsColumn > 0);
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QStringList cells = csv.at(r + 1).split(',');
+            QCOMPARE(cells.at(0), table->rowAt(r).test);
+            QCOMPARE(cells.at(requestsColumn).toULongLong(), table->rowAt(r).requests);
+            QVERIFY(std::abs(cells.at(opsColumn).toDouble() - table->rowAt(r).opsPerSecond()) < 0.01);
+        }
+        QCOMPARE(readJson(QDir(out).filePath(QStringLiteral("run.json"))).value("status").toString(), QStringLiteral("completed"));
+
+        // Saved as it ended, and listed again after the window is recreated.
+        QVERIFY(QFile::exists(record.filePath));
+        QTRY_VERIFY_WITH_TIMEOUT(window->historyModel()->rowOf(record.filePath) >= 0, 5000);
+        window.reset();
+        auto again = makeWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(again->historyModel()->rowOf(record.filePath) >= 0, 10000);
+        const HistoryEntry& entry = again->historyModel()->entryAt(again->historyModel()->rowOf(record.filePath));
+        QCOMPARE(entry.status, QStringLiteral("completed"));
+        QCOMPARE(entry.requests, 300000ull);
+        QCOMPARE(entry.profile, m_profile.name);
+    }
+
+    void stopEndsTheRunCleanly()
+    {
+        auto window = makeWindow();
+        useServer(*window);
+        window->runPage()->setup()->setSettings(workload(QStringLiteral("set"), 0, 30));
+        auto done = start(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(window->runPage()->samplesReceived() >= 5, 15000);
+        QElapsedTimer clock;
+        clock.start();
+        window->stopRun();
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 10000);
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QStringLiteral("stop took %1 ms").arg(clock.elapsed())));
+        QCOMPARE((*done)->status, QStringLiteral("stopped"));
+        QVERIFY((*done)->totalRequests() > 0);
+        QCOMPARE(readJson((*done)->filePath).value("status").toString(), QStringLiteral("stopped"));
+        QVERIFY(!window->isRunning());
+        QVERIFY(window->runAction()->isEnabled());
+    }
+
+    void closingTheWindowStopsAndSaves()
+    {
+        auto window = makeWindow();
+        useServer(*window);
+        window->runPage()->setup()->setSettings(workload(QStringLiteral("get"), 0, 30));
+        auto done = start(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(window->runPage()->samplesReceived() >= 3, 15000);
+        QVERIFY(!window->close());   // refused for now: the run stops first
+        QVERIFY(window->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isVisible(), 2000);
+        QCOMPARE((*done)->status, QStringLiteral("stopped"));
+        QCOMPARE(readJson((*done)->filePath).value("status").toString(), QStringLiteral("stopped"));
+    }
+
+    void guiThreadStaysResponsive()
+    {
+        auto window = makeWindow();
+        useServer(*window);
+        window->runPage()->setup()->setSettings(workload(QStringLiteral("set"), 0, 3, 16));
+        // A 20 ms timer on the GUI thread: how late does it fire?
+        QTimer probe;
+        probe.setTimerType(Qt::PreciseTimer);
+        probe.setInterval(20);
+        QElapsedTimer since;
+        qint64 worst = 0;
+        int fired = 0;
+        connect(&probe, &QTimer::timeout, this, [&] {
+            // Measured while the engine goes at full speed: from its first
+            // snapshot to the end of the run.
+            if (since.isValid() && window->isRunning() && window->runPage()->samplesReceived() > 0)
+                worst = std::max(worst, since.elapsed() - 20);
+            since.restart();
+            ++fired;
+        });
+        auto done = start(*window);
+        probe.start();
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 30000);
+        probe.stop();
+        QCOMPARE((*done)->status, QStringLiteral("completed"));
+        qInfo("GUI timer: %d fires, worst %lld ms late, %.0f ops/s pipelined", fired, worst, (*done)->headlineOpsPerSecond());
+        QVERIFY(fired > 50);
+        QVERIFY2(worst < 100, qPrintable(QStringLiteral("the GUI timer fired %1 ms late").arg(worst)));
+    }
+
+    void testConnectionSaysWhatIsThere()
+    {
+        EngineBridge bridge;
+        std::optional<ConnectionTestResult> result;
+        quint64 resultId = 0;
+        connect(&bridge, &EngineBridge::connectionTested, this, [&](quint64 id, const ConnectionTestResult& r) {
+            resultId = id;
+            result = r;
+        });
+        tacho::engine::RunConfig config;
+        m_profile.applyTo(config, QString());
+        const quint64 stale = bridge.testConnection(config);
+        const quint64 latest = bridge.testConnection(config);
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
+        QTest::qWait(200);   // the older one would arrive by now
+        QCOMPARE(resultId, latest);
+        QVERIFY(stale != latest);
+        QVERIFY2(result->ok, qPrintable(result->error));
+        QVERIFY2(result->server.startsWith(QLatin1String("redis 7")), qPrintable(result->server));
+        QCOMPARE(result->mode, QStringLiteral("standalone"));
+        QCOMPARE(result->role, QStringLiteral("master"));
+        QVERIFY(result->roundTripMs > 0);
+
+        result.reset();
+        config.endpoint.port = static_cast<std::uint16_t>(tacho::test::pickFreeLoopbackPort());
+        bridge.testConnection(config);
+        QTRY_VERIFY_WITH_TIMEOUT(result.has_value(), 10000);
+        QVERIFY(!result->ok);
+        QVERIFY2(result->error.contains(QLatin1String("refused")), qPrintable(result->error));
+    }
+
+    void latencyMonitorSamples()
+    {
+        auto window = makeWindow();
+        useServer(*window);
+        LatencyPage* page = window->latencyPage();
+        std::optional<QString> status;
+        connect(window->bridge(), &EngineBridge::latencyFinished, this, [&](const QString& s, const QString&) { status = s; });
+        Q_EMIT page->startRequested();
+        QTRY_VERIFY_WITH_TIMEOUT(page->pointCount() >= 20, 10000);
+        QVERIFY2(page->statsText().startsWith(QLatin1String("min: ")), qPrintable(page->statsText()));
+        window->showPage(MainWindow::LatencyTab);
+        QTest::qWait(300);
+        tacho::test::keepPicture(*window, QStringLiteral("latency-page.png"));
+        Q_EMIT page->stopRequested();
+        QTRY_VERIFY_WITH_TIMEOUT(status.has_value(), 5000);
+        QCOMPARE(*status, QStringLiteral("stopped"));
+    }
+};
+
+QTEST_MAIN(TestLiveRun)
+#include "test_live_run.moc"

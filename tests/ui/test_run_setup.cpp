@@ -1,0 +1,167 @@
+// The run setup: presets, "Paste command line" through redis-benchmark's own
+// parser, "Copy as command line", validation as typed.
+#include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTest>
+
+#include "ui/preset_library.h"
+#include "ui/run_setup_widget.h"
+#include "ui/shell_words.h"
+#include "ui/workload_settings.h"
+
+using namespace tacho::ui;
+
+class TestRunSetup : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { Q_INIT_RESOURCE(tacho); }
+
+    void shellWords()
+    {
+        QString error;
+        QCOMPARE(ShellWords::split(QStringLiteral("set 'a b' \"c\\\"d\" e\\ f"), &error),
+                 (QStringList { "set", "a b", "c\"d", "e f" }));
+        QVERIFY(ShellWords::split(QStringLiteral("set 'a"), &error).isEmpty());
+        QCOMPARE(error, QStringLiteral("unterminated ' quote"));
+        QCOMPARE(ShellWords::join({ "hmget", "a b", "" }), QStringLiteral("hmget 'a b' ''"));
+    }
+
+    void everyPresetIsValid()
+    {
+        QStringList problems;
+        const QList<WorkloadPreset> presets = PresetLibrary::load(QStringLiteral(":/presets"), &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QCOMPARE(presets.size(), 10);
+        for (const WorkloadPreset& p : presets) {
+            QString error;
+            QVERIFY2(p.settings.toRunConfig(&error).has_value(), qPrintable(p.name + ": " + error));
+        }
+        const auto pipelined = PresetLibrary::find(presets, QStringLiteral("Pipelined SET/GET (-P 16)"));
+        QVERIFY(pipelined);
+        QCOMPARE(pipelined->settings.pipeline, 16);
+        const auto hmget = PresetLibrary::find(presets, QStringLiteral("08-hmget-p1000"));
+        QVERIFY(hmget);
+        QCOMPARE(hmget->settings.commands, WorkloadSettings::Commands::Custom);
+        QCOMPARE(hmget->settings.toRunConfig(nullptr)->tests.size(), std::size_t(1));
+        QCOMPARE(hmget->settings.toRunConfig(nullptr)->tests.front().commandStatName, std::string("hmget"));
+        // The MGET preset sends one MGET of 1,000 keys.
+        const auto mget = PresetLibrary::find(presets, QStringLiteral("MGET 1,000 keys"));
+        QVERIFY(mget);
+        QCOMPARE(mget->settings.toRunConfig(nullptr)->tests.front().args.size(), std::size_t(1001));
+    }
+
+    void pasteFillsTheForm()
+    {
+        QString error;
+        QStringList ignored;
+        WorkloadSettings::Target target;
+        const auto s = WorkloadSettings::fromCommandLine(
+            QStringLiteral("redis-benchmark -h cache.example -p 6380 -c 100 -n 100000 -q -t set,get --csv -P 16 -r 1000 -d 64"),
+            &error, &ignored, &target);
+        QVERIFY2(s, qPrintable(error));
+        QCOMPARE(s->connections, 100);
+        QCOMPARE(s->pipeline, 16);
+        QCOMPARE(s->tests, QStringLiteral("set,get"));
+        QCOMPARE(s->keyspace, quint64(1000));
+        QCOMPARE(s->valueSize, quint32(64));
+        QCOMPARE(ignored, (QStringList { "-q", "--csv" }));
+        QVERIFY(target.given);
+        QCOMPARE(target.host, QStringLiteral("cache.example"));
+        QCOMPARE(target.port, quint16(6380));
+
+        const auto custom = WorkloadSettings::fromCommandLine(QStringLiteral("tacho-cli redis-benchmark -P 1000 hmget hash1 key1"), &error);
+        QVERIFY2(custom, qPrintable(error));
+        QCOMPARE(custom->commands, WorkloadSettings::Commands::Custom);
+        QCOMPARE(custom->customCommand, QStringLiteral("hmget hash1 key1"));
+        QCOMPARE(custom->pipeline, 1000);
+
+        const auto timed = WorkloadSettings::fromCommandLine(QStringLiteral("-t set --duration 2.5 --warmup 1"), &error);
+        QVERIFY2(timed, qPrintable(error));
+        QCOMPARE(timed->amount, WorkloadSettings::Amount::Duration);
+        QCOMPARE(timed->durationSeconds, 2.5);
+    }
+
+    void pasteReportsUsageErrors()
+    {
+        QString error;
+        QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark -c 0"), &error));
+        QVERIFY2(error.startsWith(QLatin1String("-c:")), qPrintable(error));
+        QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark -t sett"), &error));
+        QVERIFY2(error.contains(QLatin1String("unknown test")), qPrintable(error));
+        QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark --bogus"), &error));
+        QVERIFY2(error.contains(QLatin1String("--bogus")), qPrintable(error));
+        QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark -x set k"), &error));
+        QVERIFY2(error.startsWith(QLatin1String("-x")), qPrintable(error));
+    }
+
+    void roundTripThroughArguments()
+    {
+        WorkloadSettings s;
+        s.connections = 7;
+        s.threads = 3;
+        s.pipeline = 4;
+        s.keepAlive = false;
+        s.amount = WorkloadSettings::Amount::Duration;
+        s.durationSeconds = 12.5;
+        s.warmupSeconds = 2;
+        s.keyspace = 99;
+        s.valueSize = 100;
+        s.tests = QStringLiteral("lpush,lrange");
+        s.seedGiven = true;
+        s.seed = 42;
+        QString error;
+        const auto back = WorkloadSettings::fromArguments(s.toArguments(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(*back, s);
+        const auto config = s.toRunConfig(&error);
+        QVERIFY2(config, qPrintable(error));
+        QCOMPARE(config->threads, 3);
+        QCOMPARE(config->requests, std::uint64_t(0));   // duration only
+        // LPUSH, the LPUSH that fills the list for LRANGE, and the four LRANGEs.
+        QCOMPARE(config->tests.size(), std::size_t(6));
+    }
+
+    void formValidatesAsTyped()
+    {
+        RunSetupWidget form(PresetLibrary::load());
+        QVERIFY(form.isValid());
+        QCOMPARE(form.workloadName(), QStringLiteral("redis-benchmark default suite"));
+        auto* connections = form.findChild<QSpinBox*>();
+        QVERIFY(connections);
+        WorkloadSettings s = form.settings();
+        s.connections = 2;
+        s.threads = 2;
+        form.setSettings(s);
+        QVERIFY(form.isValid());
+        s.commands = WorkloadSettings::Commands::Suite;
+        s.tests = QStringLiteral("set,nope");
+        form.setSettings(s);
+        QVERIFY(!form.isValid());
+        QVERIFY2(form.validationMessage().contains(QLatin1String("nope")), qPrintable(form.validationMessage()));
+        s.tests = QStringLiteral("set");
+        form.setSettings(s);
+        QVERIFY(form.isValid());
+        QCOMPARE(form.workloadName(), QStringLiteral("Custom"));
+        QVERIFY(form.selectPreset(QStringLiteral("Quick SET/GET")));
+        QCOMPARE(form.workloadName(), QStringLiteral("Quick SET/GET"));
+
+        // Paste: a usage error leaves the form as it was.
+        const WorkloadSettings before = form.settings();
+        QString message;
+        QVERIFY(!form.applyCommandLine(QStringLiteral("redis-benchmark -P abc"), &message));
+        QVERIFY2(message.startsWith(QLatin1String("-P:")), qPrintable(message));
+        QCOMPARE(form.settings(), before);
+        QVERIFY(form.applyCommandLine(QStringLiteral("redis-benchmark -t set,get -P 16 -n 1000000 -r 100000 -q"), &message));
+        QCOMPARE(form.workloadName(), QStringLiteral("Pipelined SET/GET (-P 16)"));
+        QVERIFY2(message.contains(QLatin1String("-q")), qPrintable(message));
+
+        // Copy: the tacho-cli line of the form, with the target in front.
+        form.setTargetArguments({ "-h", "127.0.0.1", "-p", "7001" }, false);
+        QCOMPARE(form.commandLine(), QStringLiteral("tacho-cli redis-benchmark -h 127.0.0.1 -p 7001 -P 16 -n 1000000 -r 100000 -t set,get"));
+    }
+};
+
+QTEST_MAIN(TestRunSetup)
+#include "test_run_setup.moc"

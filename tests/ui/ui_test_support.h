@@ -1,0 +1,98 @@
+#pragma once
+// Helpers shared by the ui tests (header only: each test_*.cpp is its own
+// executable).
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
+
+#include <functional>
+
+#include "engine/run/run_result.h"
+#include "engine/stats/latency_histogram.h"
+#include "ui/app_context.h"
+
+namespace tacho::test {
+
+// Everything the window writes goes below `dir`; no sandbox unless asked.
+inline ui::AppContext temporaryContext(const QTemporaryDir& dir, bool sandbox = false)
+{
+    ui::AppContext c;
+    c.historyDir = QDir(dir.path()).filePath(QStringLiteral("runs"));
+    c.profilesDir = QDir(dir.path()).filePath(QStringLiteral("profiles"));
+    c.settingsFile = QDir(dir.path()).filePath(QStringLiteral("tacho.conf"));
+    c.startSandbox = sandbox;
+    c.keychainTimeoutMs = 3000;
+    return c;
+}
+
+// A small engine result: one SET test of `requests` replies, latencies 100 µs … 2 ms.
+inline engine::RunResult syntheticResult(std::uint64_t requests = 1000, const char* status = "completed")
+{
+    engine::RunResult r;
+    r.config.endpoint.host = "127.0.0.1";
+    r.config.endpoint.port = 6379;
+    r.config.connections = 10;
+    r.config.requests = requests;
+    engine::TestSpec spec;
+    spec.name = "SET";
+    spec.args = { "SET", "key:__rand_int__", "xxx" };
+    spec.commandStatName = "set";
+    r.config.tests = { spec };
+    r.environment.toolVersion = "tacho test";
+    r.environment.startedAtUtc = "2025-01-31T12:00:00Z";
+    r.environment.serverInfo = { { "redis_version", "7.0.15" }, { "redis_mode", "standalone" } };
+    engine::TestResult t;
+    t.name = "SET";
+    t.commandStatName = "set";
+    t.requests = requests;
+    t.hits = requests;
+    t.seconds = 0.5;
+    for (std::uint64_t i = 0; i < requests; ++i)
+        t.latency.record(100'000 + (i % 20) * 100'000);
+    for (int i = 0; i < 5; ++i) {
+        engine::IntervalPoint p;
+        p.startSeconds = i * 0.1;
+        p.endSeconds = (i + 1) * 0.1;
+        p.requests = requests / 5;
+        p.p50 = 1'000'000;
+        p.p99 = 1'900'000;
+        p.p999 = 2'000'000;
+        p.max = 2'000'000;
+        p.mean = 1'050'000;
+        t.intervals.push_back(p);
+    }
+    t.crossCheck.available = true;
+    t.crossCheck.command = "set";
+    t.crossCheck.serverCalls = requests;
+    t.crossCheck.clientRequests = requests;
+    r.tests.push_back(std::move(t));
+    r.status = std::string(status) == "stopped" ? engine::RunStatus::Stopped
+        : std::string(status) == "failed"       ? engine::RunStatus::Failed
+                                                : engine::RunStatus::Completed;
+    r.totalSeconds = 0.6;
+    return r;
+}
+
+// With TACHO_UI_SHOTS=DIR set, keeps a picture of `widget` there, for a
+// person to look at.
+inline void keepPicture(QWidget& widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("TACHO_UI_SHOTS");
+    if (dir.isEmpty())
+        return;
+    QDir().mkpath(dir);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    widget.grab().save(QDir(dir).filePath(name));
+}
+
+inline QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace tacho::test

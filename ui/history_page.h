@@ -1,0 +1,50 @@
+#pragma once
+// The History page: every saved run, newest first, to reopen, rename,
+// annotate and delete (with confirmation). Unreadable files stay listed with
+// the reason.
+#include <QWidget>
+
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace tacho::ui {
+
+class HistoryModel;
+class HistoryStore;
+
+class HistoryPage : public QWidget {
+    Q_OBJECT
+public:
+    HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* parent = nullptr);
+
+    QTableView* view() const { return m_view; }
+    QString selectedPath() const;
+    bool selectPath(const QString& path);
+
+    // The actions, also reachable from the side panel.
+    void openSelected();
+    void renameSelected();
+    void annotateSelected();
+    void deleteSelected(bool confirm = true);
+
+Q_SIGNALS:
+    void openRequested(const QString& path);
+    void message(const QString& text, int timeoutMs);
+
+private:
+    void updateButtons();
+
+    HistoryStore* m_store;
+    HistoryModel* m_model;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_view = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QPushButton* m_open = nullptr;
+    QPushButton* m_rename = nullptr;
+    QPushButton* m_notes = nullptr;
+    QPushButton* m_delete = nullptr;
+};
+
+} // namespace tacho::ui

@@ -1,0 +1,116 @@
+#include "ui/run_charts_widget.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+namespace tacho::ui {
+
+RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+
+    auto* options = new QHBoxLayout;
+    m_logScale = new QCheckBox(tr("&Logarithmic latency axis"), this);
+    m_logScale->setToolTip(tr("Show latency on a log scale, so that p50 and max fit on one chart"));
+    m_logScale->setAccessibleName(tr("Logarithmic latency axis"));
+    options->addStretch(1);
+    options->addWidget(m_logScale);
+    layout->addLayout(options);
+
+    auto* grid = new QGridLayout;
+    grid->setSpacing(4);
+    const std::array<ChartKind, 4> kinds { ChartKind::Throughput, ChartKind::Latency, ChartKind::Spectrum, ChartKind::Errors };
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        m_charts[i] = new RunChartWidget(kinds[i], this);
+        grid->addWidget(m_charts[i], static_cast<int>(i / 2), static_cast<int>(i % 2));
+    }
+    layout->addLayout(grid, 1);
+
+    connect(m_logScale, &QCheckBox::toggled, this, [this] {
+        applyOptions();
+        refreshNow();
+    });
+    // One chart per tick, in turn: each is redrawn at most every
+    // kRefreshIntervalMs, and no single slice of GUI-thread time holds all
+    // four redraws (the GUI shares the cores with the engine and the server).
+    m_timer.setInterval(kRefreshIntervalMs / static_cast<int>(m_charts.size()));
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        const std::size_t i = m_next;
+        m_next = (m_next + 1) % m_charts.size();
+        if (!m_dirty[i])
+            return;
+        m_dirty[i] = false;
+        static const RunRecord empty;
+        m_charts[i]->refresh(m_run ? *m_run : empty);
+        ++m_refreshes;
+    });
+    applyOptions();
+}
+
+RunChartWidget* RunChartsWidget::chart(ChartKind kind) const
+{
+    for (RunChartWidget* c : m_charts)
+        if (c->kind() == kind)
+            return c;
+    return nullptr;
+}
+
+bool RunChartsWidget::logScale() const
+{
+    return m_logScale->isChecked();
+}
+
+void RunChartsWidget::setLogScale(bool on)
+{
+    m_logScale->setChecked(on);
+}
+
+void RunChartsWidget::applyOptions()
+{
+    for (RunChartWidget* c : m_charts) {
+        ChartOptions o = c->options();
+        o.logScale = m_logScale->isChecked();
+        o.windowSeconds = m_live ? kLiveWindowSeconds : 0;
+        c->setOptions(o);
+    }
+}
+
+void RunChartsWidget::setRun(const RunRecord* run, bool live)
+{
+    m_run = run;
+    m_live = live && run;
+    // Antialiased lines cost most of a redraw; live, at ten redraws a
+    // second beside a busy engine, crisp is less important than cheap.
+    for (RunChartWidget* c : m_charts)
+        c->setRenderHint(QPainter::Antialiasing, !m_live);
+    applyOptions();
+    if (m_live)
+        m_timer.start();
+    else
+        m_timer.stop();
+    refreshNow();
+}
+
+void RunChartsWidget::refreshNow()
+{
+    m_dirty.fill(false);
+    ++m_refreshes;
+    static const RunRecord empty;
+    const RunRecord& run = m_run ? *m_run : empty;
+    for (RunChartWidget* c : m_charts)
+        c->refresh(run);
+}
+
+QImage RunChartsWidget::exportImage(ChartKind kind, QSize logicalSize, qreal devicePixelRatio) const
+{
+    static const RunRecord empty;
+    ChartOptions options = chart(kind)->options();
+    options.windowSeconds = 0;   // an export shows the whole run
+    return RunChartWidget::renderImage(kind, m_run ? *m_run : empty, options, logicalSize, devicePixelRatio);
+}
+
+} // namespace tacho::ui

@@ -1,0 +1,52 @@
+#pragma once
+// The four charts of a run in a grid, with the log-scale toggle. Live, it
+// redraws on a timer (at most every kRefreshIntervalMs) and only when told
+// the data changed, from the last `kLiveWindowSeconds`; frozen, it draws the
+// whole run once.
+#include <QTimer>
+#include <QWidget>
+
+#include <array>
+
+#include "ui/run_chart_widget.h"
+
+class QCheckBox;
+
+namespace tacho::ui {
+
+class RunChartsWidget : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kRefreshIntervalMs = 100;        // ≤ 10 redraws per second, per chart
+    static constexpr double kLiveWindowSeconds = 300;
+
+    explicit RunChartsWidget(QWidget* parent = nullptr);
+
+    // Draws from *run, which the caller keeps alive and unchanged except
+    // between markDirty() calls. nullptr clears the charts.
+    void setRun(const RunRecord* run, bool live);
+    void markDirty() { m_dirty.fill(true); }
+    void refreshNow();
+
+    RunChartWidget* chart(ChartKind kind) const;
+    bool logScale() const;
+    void setLogScale(bool on);
+    int refreshCount() const { return m_refreshes; }
+
+    // The chart as an image at a chosen size, laid out afresh for it.
+    QImage exportImage(ChartKind kind, QSize logicalSize, qreal devicePixelRatio) const;
+
+private:
+    void applyOptions();
+
+    std::array<RunChartWidget*, 4> m_charts {};
+    QCheckBox* m_logScale = nullptr;
+    QTimer m_timer;
+    const RunRecord* m_run = nullptr;
+    bool m_live = false;
+    std::array<bool, 4> m_dirty {};
+    std::size_t m_next = 0;   // the chart the next timer tick may redraw
+    int m_refreshes = 0;
+};
+
+} // namespace tacho::ui

@@ -1,0 +1,96 @@
+#include "ui/run_progress_widget.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+
+#include <algorithm>
+
+#include "ui/number_format.h"
+
+namespace tacho::ui {
+
+RunProgressWidget::RunProgressWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 0, 6, 0);
+    m_bar = new QProgressBar(this);
+    m_bar->setRange(0, 1000);
+    m_bar->setTextVisible(true);
+    m_bar->setMinimumWidth(220);
+    m_bar->setMaximumWidth(360);
+    m_bar->setAccessibleName(tr("Run progress"));
+    m_time = new QLabel(this);
+    m_time->setMinimumWidth(150);
+    m_time->setAccessibleName(tr("Elapsed time and estimated time left"));
+    m_numbers = new QLabel(this);
+    m_numbers->setAccessibleName(tr("Headline numbers"));
+    layout->addWidget(m_bar);
+    layout->addWidget(m_time);
+    layout->addWidget(m_numbers, 1);
+    reset();
+}
+
+void RunProgressWidget::reset()
+{
+    m_bar->setValue(0);
+    m_bar->setFormat(tr("idle"));
+    m_time->clear();
+    m_numbers->clear();
+    m_testCount = 0;
+    m_eta.clear();
+}
+
+void RunProgressWidget::start(int testCount)
+{
+    m_testCount = std::max(1, testCount);
+    m_clock.start();
+    m_bar->setValue(0);
+    m_bar->setFormat(tr("connecting…"));
+    m_time->setText(NumberFormat::duration(0));
+    m_numbers->clear();
+}
+
+void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, double opsNow, double p99Ms, quint64 errors)
+{
+    const double elapsed = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0;
+    const double overall = testProgress >= 0
+        ? std::clamp((testIndex + std::min(1.0, testProgress)) / double(m_testCount), 0.0, 1.0)
+        : -1;
+    if (overall >= 0) {
+        m_bar->setValue(static_cast<int>(overall * 1000));
+        m_bar->setFormat(warmup ? tr("warming up · test %1/%2").arg(testIndex + 1).arg(m_testCount)
+                                : tr("%p% · test %1/%2").arg(testIndex + 1).arg(m_testCount));
+        // The estimate assumes the remaining tests go as fast as the finished part.
+        m_eta = overall > 0.02 ? NumberFormat::duration(elapsed / overall - elapsed) : QStringLiteral("--:--");
+    } else {
+        m_bar->setRange(0, 0);   // busy: no end to measure against (-l, duration-less)
+        m_eta = QStringLiteral("--:--");
+    }
+    m_time->setText(tr("%1 / ETA %2").arg(NumberFormat::duration(elapsed), m_eta));
+    m_numbers->setText(tr("%1 ops/s   p99 %2   %3 err")
+                           .arg(NumberFormat::rate(opsNow), NumberFormat::millisecondsWithUnit(p99Ms), NumberFormat::count(errors)));
+}
+
+void RunProgressWidget::finish(const QString& status)
+{
+    m_bar->setRange(0, 1000);
+    if (status == QLatin1String("completed"))
+        m_bar->setValue(1000);
+    m_bar->setFormat(status);
+    const double elapsed = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0;
+    m_time->setText(NumberFormat::duration(elapsed));
+    m_eta.clear();
+}
+
+int RunProgressWidget::percent() const
+{
+    return m_bar->maximum() > 0 ? m_bar->value() / 10 : -1;
+}
+
+QString RunProgressWidget::etaText() const
+{
+    return m_eta;
+}
+
+} // namespace tacho::ui

@@ -1,0 +1,35 @@
+#pragma once
+// The run's progress under the toolbar: a bar over all tests, elapsed time
+// and ETA, and the headline numbers, visible from every page.
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace tacho::ui {
+
+class RunProgressWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunProgressWidget(QWidget* parent = nullptr);
+
+    void start(int testCount);
+    // `testProgress` 0..1 within test `testIndex`, or -1 when unbounded.
+    void update(int testIndex, double testProgress, bool warmup, double opsNow, double p99Ms, quint64 errors);
+    void finish(const QString& status);
+    void reset();
+
+    int percent() const;
+    QString etaText() const;
+
+private:
+    QProgressBar* m_bar = nullptr;
+    QLabel* m_time = nullptr;
+    QLabel* m_numbers = nullptr;
+    QElapsedTimer m_clock;
+    int m_testCount = 0;
+    QString m_eta;
+};
+
+} // namespace tacho::ui

@@ -1,0 +1,264 @@
+#include "ui/workload_settings.h"
+
+#include <QSet>
+
+#include <string>
+#include <vector>
+
+#include "engine/cli/redis_benchmark_args.h"
+#include "ui/number_format.h"
+#include "ui/shell_words.h"
+
+namespace tacho::ui {
+
+namespace {
+
+// redis-benchmark options that take a value (the next word).
+const QSet<QString>& optionsWithValue()
+{
+    static const QSet<QString> set {
+        "-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads", "-k",
+        "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert", "--cacertdir", "--cert",
+        "--key", "--tls-ciphers", "--tls-ciphersuites", "--duration", "--warmup", "--json",
+    };
+    return set;
+}
+
+const QSet<QString>& targetOptions()
+{
+    static const QSet<QString> set {
+        "-h", "-p", "-s", "-a", "--user", "-u", "--dbnum", "-3", "--tls", "--sni", "--cacert",
+        "--cacertdir", "--cert", "--key", "--insecure", "--tls-ciphers", "--tls-ciphersuites",
+    };
+    return set;
+}
+
+const QSet<QString>& outputOptions()
+{
+    static const QSet<QString> set { "-q", "--csv", "--precision", "--json", "-e" };
+    return set;
+}
+
+QString number(double value)
+{
+    return QString::number(value, 'g', 10);
+}
+
+} // namespace
+
+QStringList WorkloadSettings::toArguments() const
+{
+    QStringList args;
+    if (connections != 50)
+        args << "-c" << QString::number(connections);
+    if (threads != 1)
+        args << "--threads" << QString::number(threads);
+    if (pipeline != 1)
+        args << "-P" << QString::number(pipeline);
+    if (!keepAlive)
+        args << "-k" << "0";
+    if (amount == Amount::Requests) {
+        if (requests != 100000)
+            args << "-n" << QString::number(requests);
+    } else {
+        args << "--duration" << number(durationSeconds);
+    }
+    if (warmupSeconds > 0)
+        args << "--warmup" << number(warmupSeconds);
+    if (keyspace > 0)
+        args << "-r" << QString::number(keyspace);
+    if (valueSize != 3)
+        args << "-d" << QString::number(valueSize);
+    if (loop)
+        args << "-l";
+    if (seedGiven)
+        args << "--seed" << QString::number(seed);
+    if (commands == Commands::Suite) {
+        if (!tests.trimmed().isEmpty())
+            args << "-t" << tests.trimmed();
+    } else {
+        QString ignored;
+        args << ShellWords::split(customCommand, &ignored);
+    }
+    return args;
+}
+
+QString WorkloadSettings::toCommandLine(const QStringList& targetArguments) const
+{
+    QStringList words { "tacho-cli", "redis-benchmark" };
+    words << targetArguments << toArguments();
+    return ShellWords::join(words);
+}
+
+std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) const
+{
+    if (commands == Commands::Custom) {
+        QString splitError;
+        const QStringList words = ShellWords::split(customCommand, &splitError);
+        if (!splitError.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("custom command: ") + splitError;
+            return std::nullopt;
+        }
+        if (words.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("custom command: type a command, e.g. hmget hash1 key1");
+            return std::nullopt;
+        }
+        if (words.first().startsWith(QLatin1Char('-'))) {
+            if (error)
+                *error = QStringLiteral("custom command: a command cannot start with '-'");
+            return std::nullopt;
+        }
+    }
+    std::vector<std::string> args;
+    for (const QString& arg : toArguments())
+        args.push_back(arg.toStdString());
+    try {
+        engine::RedisBenchmarkInvocation invocation = engine::parseRedisBenchmarkArgs(args);
+        return std::move(invocation.config);
+    } catch (const engine::UsageError& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return std::nullopt;
+    }
+}
+
+std::optional<WorkloadSettings> WorkloadSettings::fromCommandLine(const QString& line, QString* error,
+                                                                   QStringList* ignored, Target* target)
+{
+    QString splitError;
+    QStringList words = ShellWords::split(line, &splitError);
+    if (!splitError.isEmpty()) {
+        if (error)
+            *error = splitError;
+        return std::nullopt;
+    }
+    // Accept the line as people copy it, with the program name in front.
+    const auto isProgram = [](const QString& word, const char* name) {
+        return word == QLatin1String(name) || word.endsWith(QLatin1Char('/') + QLatin1String(name));
+    };
+    if (!words.isEmpty() && isProgram(words.first(), "tacho-cli"))
+        words.removeFirst();
+    if (!words.isEmpty() && (isProgram(words.first(), "redis-benchmark") || words.first() == QLatin1String("$redis-benchmark")))
+        words.removeFirst();
+    return fromArguments(words, error, ignored, target);
+}
+
+std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringList& arguments, QString* error,
+                                                                 QStringList* ignored, Target* target)
+{
+    const auto fail = [&](const QString& message) -> std::optional<WorkloadSettings> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    if (arguments.contains(QStringLiteral("-x")))
+        return fail(QStringLiteral("-x: reads the last argument from standard input, which a pasted line "
+                                   "cannot give; put the value on the line instead"));
+    if (arguments.contains(QStringLiteral("-I")))
+        return fail(QStringLiteral("-I: idle mode is not a benchmark the workbench runs; use tacho-cli"));
+
+    std::vector<std::string> args;
+    for (const QString& arg : arguments)
+        args.push_back(arg.toStdString());
+    engine::RedisBenchmarkInvocation invocation;
+    try {
+        invocation = engine::parseRedisBenchmarkArgs(args);
+    } catch (const engine::UsageError& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    if (invocation.showHelp || invocation.showVersion)
+        return fail(QStringLiteral("--help and --version print text; they are not a workload"));
+    const engine::RunConfig& config = invocation.config;
+
+    WorkloadSettings s;
+    s.connections = config.connections;
+    s.threads = config.threads;
+    s.pipeline = config.pipeline;
+    s.keepAlive = config.keepAlive;
+    if (config.durationSeconds > 0) {
+        s.amount = Amount::Duration;
+        s.durationSeconds = config.durationSeconds;
+        if (config.requests > 0 && ignored)
+            *ignored << QStringLiteral("-n (with --duration the form runs for the time only)");
+    } else {
+        s.amount = Amount::Requests;
+        s.requests = config.requests;
+    }
+    s.warmupSeconds = config.warmupSeconds;
+    s.keyspace = config.keyspace;
+    s.valueSize = config.valueSize;
+    s.loop = config.loop;
+    s.seedGiven = config.seedGiven;
+    s.seed = config.seed;
+
+    // -t and the custom command are not kept as such in the RunConfig: find
+    // them on the line (the parser has accepted it, so the scan is simple).
+    QStringList command;
+    QString selection;
+    Target found;
+    found.host = QString::fromStdString(config.endpoint.host);
+    found.port = config.endpoint.port;
+    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
+    found.user = QString::fromStdString(config.user);
+    found.password = QString::fromStdString(config.password);
+    found.database = config.database;
+    found.protocol = config.protocol;
+    found.tls = config.endpoint.tls;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString& arg = arguments.at(i);
+        if (arg.isEmpty() || !arg.startsWith(QLatin1Char('-'))) {
+            command = arguments.mid(i);
+            break;
+        }
+        if (arg == QLatin1String("-t") && i + 1 < arguments.size())
+            selection = arguments.at(i + 1);
+        if (targetOptions().contains(arg)) {
+            found.given = true;
+            if (!found.options.contains(arg))
+                found.options << arg;
+        }
+        if (outputOptions().contains(arg) && ignored)
+            *ignored << arg;
+        if (optionsWithValue().contains(arg))
+            ++i;
+    }
+    if (!command.isEmpty()) {
+        s.commands = Commands::Custom;
+        s.customCommand = ShellWords::join(command);
+    } else {
+        s.commands = Commands::Suite;
+        s.tests = selection.trimmed();
+    }
+    if (target)
+        *target = found;
+    return s;
+}
+
+QString WorkloadSettings::summary() const
+{
+    QStringList parts;
+    if (commands == Commands::Custom)
+        parts << customCommand.left(40) + (customCommand.size() > 40 ? QStringLiteral("…") : QString());
+    else
+        parts << (tests.isEmpty() ? QStringLiteral("full suite") : tests.toUpper());
+    parts << QStringLiteral("%1 conns").arg(NumberFormat::count(static_cast<quint64>(connections)));
+    if (threads > 1)
+        parts << QStringLiteral("%1 threads").arg(threads);
+    if (pipeline > 1)
+        parts << QStringLiteral("P%1").arg(pipeline);
+    if (amount == Amount::Requests)
+        parts << QStringLiteral("%1 req/test").arg(NumberFormat::count(requests));
+    else
+        parts << QStringLiteral("%1 s/test").arg(number(durationSeconds));
+    if (warmupSeconds > 0)
+        parts << QStringLiteral("warm-up %1 s").arg(number(warmupSeconds));
+    if (keyspace > 0)
+        parts << QStringLiteral("-r %1").arg(NumberFormat::count(keyspace));
+    if (valueSize != 3)
+        parts << QStringLiteral("%1 B values").arg(NumberFormat::count(valueSize));
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace tacho::ui

@@ -1,0 +1,75 @@
+#pragma once
+// What the run setup form edits: the workload half of a redis-benchmark
+// command line (the target comes from the connection profile). The form's
+// state goes through redis-benchmark's own parser (parseRedisBenchmarkArgs)
+// to become a RunConfig, so "Copy as command line" is exactly what runs.
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+#include "engine/run/run_config.h"
+
+namespace tacho::ui {
+
+struct WorkloadSettings {
+    enum class Amount { Requests, Duration };
+    enum class Commands { Suite, Custom };
+
+    int connections = 50;          // -c
+    int threads = 1;               // --threads
+    int pipeline = 1;              // -P
+    bool keepAlive = true;         // -k
+    Amount amount = Amount::Requests;
+    quint64 requests = 100000;     // -n, per test
+    double durationSeconds = 10;   // --duration, per test
+    double warmupSeconds = 0;      // --warmup, per test
+    quint64 keyspace = 0;          // -r (0: every request uses the same key)
+    quint32 valueSize = 3;         // -d, bytes
+    Commands commands = Commands::Suite;
+    QString tests;                 // -t list; empty = the whole suite
+    QString customCommand;         // a command line: "hmget hash1 key1"
+    bool loop = false;             // -l
+    bool seedGiven = false;        // --seed
+    quint64 seed = 0;
+
+    // Target options found on a pasted line (-h, -p, -s, -u, -a, …).
+    struct Target {
+        bool given = false;        // any target option was on the line
+        QString host;
+        quint16 port = 6379;
+        QString unixSocket;
+        QString user;
+        QString password;          // kept only in memory
+        int database = 0;
+        int protocol = 2;
+        bool tls = false;
+        QStringList options;       // the target options as written, e.g. "-h", "-p"
+    };
+
+    // redis-benchmark arguments for this workload (no target options), only
+    // the flags that differ from redis-benchmark's defaults.
+    QStringList toArguments() const;
+    // "tacho-cli redis-benchmark …" with the given target arguments in front.
+    QString toCommandLine(const QStringList& targetArguments) const;
+    // The RunConfig redis-benchmark's parser makes of toArguments(); nullopt
+    // with the parser's message (which names the option) when invalid.
+    std::optional<engine::RunConfig> toRunConfig(QString* error) const;
+
+    // A pasted line: "redis-benchmark …", "tacho-cli redis-benchmark …" or
+    // just the options. Output options (-q, --csv, …) are listed in *ignored;
+    // target options go to *target. nullopt with a message on a usage error.
+    static std::optional<WorkloadSettings> fromCommandLine(const QString& line, QString* error,
+                                                           QStringList* ignored = nullptr,
+                                                           Target* target = nullptr);
+    static std::optional<WorkloadSettings> fromArguments(const QStringList& arguments, QString* error,
+                                                         QStringList* ignored = nullptr,
+                                                         Target* target = nullptr);
+
+    // A short description for summaries: "SET,GET · 50 conns · P16 · 1,000,000 req".
+    QString summary() const;
+
+    bool operator==(const WorkloadSettings&) const = default;
+};
+
+} // namespace tacho::ui
