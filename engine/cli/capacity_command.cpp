@@ -1,4 +1,5 @@
 #include "engine/cli/capacity_command.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -30,28 +31,9 @@ constexpr const char* kPrefix = "tacho-cli capacity: ";
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
-std::string grouped(double value, int decimals = 0)
-{
-    const std::string text = fixed(value, decimals);
-    const std::size_t dot = text.find('.');
-    const std::size_t end = dot == std::string::npos ? text.size() : dot;
-    const std::size_t begin = !text.empty() && text.front() == '-' ? 1 : 0;
-    std::string out = text.substr(0, begin);
-    for (std::size_t i = begin; i < end; ++i) {
-        if (i > begin && (end - i) % 3 == 0)
-            out += ',';
-        out += text[i];
-    }
-    out += text.substr(end);
-    return out;
-}
+std::string grouped(double value, int decimals = 0) { return groupedThousands(value, decimals); }
 
 std::string plain(double value)
 {

@@ -1,4 +1,5 @@
 #include "engine/cli/memtier_command.h"
+#include "engine/report/number_format.h"
 
 #include "engine/report/atomic_file.h"
 
@@ -32,12 +33,7 @@ double epochSeconds()
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string decimal(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
+std::string decimal(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 // What memtier prints as "Requests per client" for -n allkeys: the most keys
 // any connection writes (slices differ by at most one key).

@@ -1,4 +1,5 @@
 #include "engine/cli/report_command.h"
+#include "engine/report/number_format.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,12 +32,7 @@ std::string csvField(const std::string& s)
     return out + "\"";
 }
 
-std::string fixed(double v, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 // A plain-text summary of one run.
 std::string runSummary(const LoadedRun& run)

@@ -1,4 +1,5 @@
 #include "engine/cli/sweep_command.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,12 +19,7 @@ constexpr const char* kPrefix = "tacho-cli sweep: ";
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 std::string plain(double value)
 {

@@ -1,4 +1,5 @@
 #include "engine/report/comparison.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -34,12 +35,7 @@ std::string upper(std::string_view s)
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) { return lower(a) == lower(b); }
 
-std::string fixed(double v, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 std::string padRight(std::string s, std::size_t width)
 {

@@ -1,4 +1,5 @@
 #include "engine/report/html_report.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +16,7 @@ namespace {
 constexpr double kNsPerMs = 1e6;
 const char* const kPalette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" };
 
-std::string fixed(double v, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 std::string color(std::size_t i) { return kPalette[i % (sizeof kPalette / sizeof kPalette[0])]; }
 

@@ -1,4 +1,5 @@
 #include "engine/report/sweep_table.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,12 +8,7 @@ namespace tacho::engine {
 
 namespace {
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 std::string grouped(double value, int decimals)
 {

@@ -1,4 +1,5 @@
 #include "engine/run/capacity_search.h"
+#include "engine/report/number_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -28,29 +29,8 @@ std::string number(double value, int maxDecimals = 3)
     return text;
 }
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
-// 12345.6 → "12,346"; keeps `decimals` decimals.
-std::string grouped(double value, int decimals = 0)
-{
-    const std::string text = fixed(value, decimals);
-    const std::size_t dot = text.find('.');
-    const std::size_t end = dot == std::string::npos ? text.size() : dot;
-    const std::size_t begin = !text.empty() && text.front() == '-' ? 1 : 0;
-    std::string out = text.substr(0, begin);
-    for (std::size_t i = begin; i < end; ++i) {
-        if (i > begin && (end - i) % 3 == 0)
-            out += ',';
-        out += text[i];
-    }
-    out += text.substr(end);
-    return out;
-}
+std::string grouped(double value, int decimals = 0) { return groupedThousands(value, decimals); }
 
 std::string durationText(double ns)
 {

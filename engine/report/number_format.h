@@ -1,0 +1,13 @@
+#pragma once
+// Locale-independent number text for reports and terminals (the GUI's locale
+// must never turn 0.279 into "0,279" in a file).
+#include <string>
+
+namespace tacho::engine {
+
+// value with exactly `decimals` decimals: fixedDecimals(0.2789, 3) == "0.279".
+std::string fixedDecimals(double value, int decimals);
+// Thousands separated by commas: groupedThousands(12345.6) == "12,346".
+std::string groupedThousands(double value, int decimals = 0);
+
+} // namespace tacho::engine
