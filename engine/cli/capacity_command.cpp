@@ -611,28 +611,7 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
         w.rampGiven = inv.clientsStart > 0;
         if (inv.preload) {
             // As `tacho-cli memtier --preload`: SET every key of the range once.
-            RunConfig config = inv.config;
-            MemtierWorkload fill = inv.workload;
-            fill.commands.clear();
-            fill.setRatio = 1;
-            fill.getRatio = 0;
-            fill.multiKeyGet = 0;
-            fill.setPattern = fill.getPattern = KeyPattern::Parallel;
-            fill.allKeys = true;
-            config.requests = 0;
-            config.durationSeconds = 0;
-            config.warmupSeconds = 0;
-            config.rate = 0;
-            config.ratePerConnection = 0;
-            config.rampStartConnections = config.rampStep = 0;
-            config.rampStepSeconds = 0;
-            config.pipeline = std::max<int>(config.pipeline, static_cast<int>(inv.preloadPipeline));
-            TestSpec preload;
-            preload.name = "PRELOAD";
-            preload.commandStatName = "set";
-            preload.generator = std::make_shared<const MemtierGeneratorFactory>(fill);
-            config.tests = { preload };
-            w.preload = std::move(config);
+            w.preload = memtierPreloadConfig(inv);
         }
         return w;
     }

@@ -1,5 +1,7 @@
 #include "engine/cli/memtier_args.h"
 
+#include "engine/workload/memtier_generator_factory.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -814,6 +816,32 @@ Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --d
 WAIT options, --monitor-input, SCAN iteration, StatsD, --client-stats,
 --debug, connection start jitter.
 )";
+}
+
+RunConfig memtierPreloadConfig(const MemtierInvocation& inv)
+{
+    RunConfig config = inv.config;
+    MemtierWorkload fill = inv.workload;
+    fill.commands.clear();
+    fill.setRatio = 1;
+    fill.getRatio = 0;
+    fill.multiKeyGet = 0;
+    fill.setPattern = fill.getPattern = KeyPattern::Parallel;
+    fill.allKeys = true;
+    config.requests = 0;
+    config.durationSeconds = 0;
+    config.warmupSeconds = 0;
+    config.rate = 0;
+    config.ratePerConnection = 0;
+    config.rampStartConnections = config.rampStep = 0;
+    config.rampStepSeconds = 0;
+    config.pipeline = std::max<int>(config.pipeline, static_cast<int>(inv.preloadPipeline));
+    TestSpec preload;
+    preload.name = "PRELOAD";
+    preload.commandStatName = "set";
+    preload.generator = std::make_shared<const MemtierGeneratorFactory>(fill);
+    config.tests = { preload };
+    return config;
 }
 
 } // namespace tacho::engine

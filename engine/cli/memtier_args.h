@@ -70,6 +70,10 @@ struct MemtierInvocation {
 // support yet ("--cluster-mode: … not supported yet").
 MemtierInvocation parseMemtierArgs(std::span<const std::string> args);
 
+// The preload run of --preload: every key of the range SET once (P:P,
+// allkeys), at least --preload-pipeline deep, no time limit, rate or ramp.
+RunConfig memtierPreloadConfig(const MemtierInvocation& inv);
+
 std::string memtierUsage();   // the --help text
 
 } // namespace tacho::engine

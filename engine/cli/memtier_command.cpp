@@ -237,26 +237,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     std::optional<RunResult> preloadResult;
     MemtierRunStats preloadStats;
     if (inv.preload) {
-        RunConfig config = inv.config;
-        MemtierWorkload fill = inv.workload;
-        fill.commands.clear();
-        fill.setRatio = 1;
-        fill.getRatio = 0;
-        fill.multiKeyGet = 0;
-        fill.setPattern = fill.getPattern = KeyPattern::Parallel;
-        fill.allKeys = true;
-        config.requests = 0;
-        config.durationSeconds = 0;
-        config.rate = 0;
-        config.ratePerConnection = 0;
-        config.rampStartConnections = config.rampStep = 0;
-        config.rampStepSeconds = 0;
-        config.pipeline = std::max<int>(config.pipeline, static_cast<int>(inv.preloadPipeline));
-        TestSpec spec;
-        spec.name = "PRELOAD";
-        spec.commandStatName = "set";
-        spec.generator = std::make_shared<const MemtierGeneratorFactory>(fill);
-        config.tests = { spec };
+        const RunConfig config = memtierPreloadConfig(inv);
         preloadController = std::make_unique<RunController>(config);
         if (io.onController)
             io.onController(preloadController.get());
