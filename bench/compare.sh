@@ -83,21 +83,7 @@ if selected C10000 && [ "$hard_nofile" -lt 10300 ]; then
   tacho_die "C10000 needs an open-files limit above 10300 (the hard limit is $hard_nofile)"
 fi
 
-if [ -n "${TACHO_CLI:-}" ]; then
-  TACHO=$TACHO_CLI
-else
-  TACHO=build/release/app/tacho-cli
-  tacho_log "building tacho-cli (release preset)"
-  build_log=$(mktemp -t tacho-bench-build.XXXXXX)
-  if ! { cmake --preset release && cmake --build --preset release --target tacho-cli; } \
-    >"$build_log" 2>&1; then
-    tail -n 30 "$build_log" >&2
-    rm -f "$build_log"
-    tacho_die "build failed (./test.sh installs the build dependencies)"
-  fi
-  rm -f "$build_log"
-fi
-[ -x "$TACHO" ] || tacho_die "tacho-cli not found at $TACHO"
+TACHO=$(bench_tacho_cli)
 
 # --- servers --------------------------------------------------------------------------------
 tmp=$(mktemp -d -t tacho-bench.XXXXXX)

@@ -10,6 +10,8 @@
 #                                        cluster_state:ok on all (sets BENCH_CLUSTER_PORTS,
 #                                        BENCH_CLUSTER_PIDS)
 #   bench_stop_servers                   stops every server started here, by PID
+#   bench_tacho_cli                      prints the tacho-cli to measure: $TACHO_CLI, or the
+#                                        release preset's, built first
 #
 # Every server binds 127.0.0.1 only, keeps nothing on disk (no RDB, no AOF) and is started in
 # the background of the calling shell, so bench_stop_servers can stop and reap it. The caller
@@ -52,6 +54,26 @@ bench_make_certs() {
     tacho_die "could not make the TLS certificates with openssl"
   fi
   chmod 600 "$dir/ca.key" "$dir/server.key"
+}
+
+# bench_tacho_cli : prints the tacho-cli to measure. $TACHO_CLI when set (no build step);
+# otherwise configures the release preset and builds tacho-cli, and prints its path.
+bench_tacho_cli() {
+  local tacho=${TACHO_CLI:-} build_log
+  if [ -z "$tacho" ]; then
+    tacho=build/release/app/tacho-cli
+    tacho_log "building tacho-cli (release preset)"
+    build_log=$(mktemp -t tacho-bench-build.XXXXXX)
+    if ! { cmake --preset release && cmake --build --preset release --target tacho-cli; } \
+      >"$build_log" 2>&1; then
+      tail -n 30 "$build_log" >&2
+      rm -f "$build_log"
+      tacho_die "build failed (./test.sh installs the build dependencies)"
+    fi
+    rm -f "$build_log"
+  fi
+  [ -x "$tacho" ] || tacho_die "tacho-cli not found at $tacho"
+  printf '%s\n' "$tacho"
 }
 
 # bench_port_pair_free PORT : true when PORT and PORT + 10000 (a cluster node's bus) are free.

@@ -12,7 +12,9 @@
 #   tacho_with_test_keyring CMD...       runs CMD in a private D-Bus session with an unlocked
 #                                        gnome-keyring (for the keychain tests)
 
-# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included.
+# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included; the last
+# line builds and checks the Debian package (dpkg-shlibdeps, appstreamcli, desktop-file-validate,
+# rsvg-convert for the PNG icons, man).
 # shellcheck disable=SC2034  # used by the scripts that source this file
 TACHO_PACKAGES=(
   cmake ninja-build g++ pkg-config
@@ -21,6 +23,7 @@ TACHO_PACKAGES=(
   redis-server redis-tools
   xvfb xauth dbus-x11 gnome-keyring
   libqt6svg6
+  dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
 )
 
 TACHO_HOST=127.0.0.1
