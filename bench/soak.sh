@@ -108,6 +108,10 @@ while soak_any_alive "${CLIENT_PIDS[@]}"; do
     tacho_log "the clients are not done $deadline s after the start; stopping them"
     break
   fi
+  if ! soak_running "$SERVER_PID"; then
+    tail -n 20 "$BENCH_DIR/server$SERVER_GENERATION/server.log" >&2 || true
+    tacho_die "redis-server pid $SERVER_PID ended by itself at $now s (its log is above)"
+  fi
   if [ "$now" -ge "$next_sample" ]; then
     soak_sample_rss "$now" "${CLIENT_PIDS[@]}" >>"$OUT/rss.csv"
     next_sample=$((next_sample + SAMPLE_EVERY))
@@ -133,6 +137,6 @@ for pid in "${CLIENT_PIDS[@]}"; do
   CLIENT_STATUS+=("$status")
 done
 CLIENT_PIDS=()
-FINAL_STATS=$(bench_cli "$PORT" info commandstats | tr -d '\r')
+FINAL_STATS=$(bench_cli "$PORT" info commandstats | tr -d '\r') || FINAL_STATS=
 
 soak_report

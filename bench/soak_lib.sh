@@ -222,6 +222,10 @@ soak_report() {
     printf 'server %d (killed)  SET %d  GET %d\n' "$i" "$s" "$g"
     server_set=$((server_set + s)); server_get=$((server_get + g))
   done
+  if [[ $FINAL_STATS != *"# Commandstats"* ]]; then
+    echo "the last server did not answer INFO commandstats: no cross-check"
+    ok=0
+  fi
   read -r s g < <(soak_calls "$FINAL_STATS")
   printf 'server %d (last)    SET %d  GET %d\n' "${#KILLED_CALLS[@]}" "$s" "$g"
   server_set=$((server_set + s)); server_get=$((server_get + g))
