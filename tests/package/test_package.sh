@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tests/package/test_package.sh BUILD_DIR CPACK VERSION - the Debian package, end to end (issue 8).
+# tests/package/test_package.sh BUILD_DIR CMAKE CPACK VERSION - the Debian package, end to end (issue 8).
 #
 # Builds the .deb from BUILD_DIR with CPACK (into a temporary folder), checks its contents and
-# control fields, validates the AppStream metainfo and the .desktop file, installs it with
+# control fields and that `DESTDIR=… cmake --install` yields the same files, validates the AppStream metainfo and the .desktop file, installs it with
 # dpkg, runs the installed tacho-cli (--version, and a short run against a redis-server of its
 # own on a free loopback port, counted with INFO commandstats) and tacho --version, renders
 # both man pages with `man -l`, and removes the package again. An EXIT trap removes the
@@ -11,10 +11,11 @@
 # Needs root or password-less sudo; without either it fails and says so.
 set -euo pipefail
 
-[ "$#" -eq 3 ] || { echo "usage: $0 BUILD_DIR CPACK VERSION" >&2; exit 2; }
+[ "$#" -eq 4 ] || { echo "usage: $0 BUILD_DIR CMAKE CPACK VERSION" >&2; exit 2; }
 BUILD_DIR=$1
-CPACK=$2
-VERSION=$3
+CMAKE=$2
+CPACK=$3
+VERSION=$4
 
 # shellcheck source-path=SCRIPTDIR/../.. source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/common.sh"
@@ -32,6 +33,7 @@ need desktop-file-validate desktop-file-utils
 need man man-db
 need redis-server redis-server
 need redis-cli redis-tools
+[ -x "$CMAKE" ] || fail "cmake not found at $CMAKE"
 [ -x "$CPACK" ] || fail "cpack not found at $CPACK"
 [ -f "$BUILD_DIR/CPackConfig.cmake" ] || fail "$BUILD_DIR/CPackConfig.cmake not found: configure the build first"
 
@@ -101,6 +103,16 @@ field() { dpkg-deb -f "$DEB" "$1"; }
 [ "$(field Version)" = "$VERSION" ] || fail "Version is '$(field Version)', not $VERSION"
 [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] ||
   fail "Architecture is '$(field Architecture)', not $(dpkg --print-architecture)"
+# The install tree holds the same files as the package.
+DESTDIR="$WORK/destdir" "$CMAKE" --install "$BUILD_DIR" --prefix /usr >"$WORK/install.log" 2>&1 ||
+  { tail -n 20 "$WORK/install.log" >&2; fail "DESTDIR=… cmake --install failed"; }
+(cd "$WORK/destdir" && find . -type f | sed 's/^\.//' | sort) >"$WORK/destdir-files.txt"
+awk '/^-/ { sub(/^\./, "", $6); print $6 }' "$WORK/contents.txt" | sort >"$WORK/package-files.txt"
+if ! diff -u "$WORK/package-files.txt" "$WORK/destdir-files.txt" >"$WORK/tree.diff"; then
+  cat "$WORK/tree.diff" >&2
+  fail "the files of DESTDIR=… cmake --install differ from the package's (- package, + install tree)"
+fi
+
 depends=$(field Depends)
 # dpkg-shlibdeps fills in the linked libraries; the plugins are listed by hand.
 for dep in libc6 libstdc++6 libssl3 libqt6core6 libqt6widgets6 libqt6charts6 libqt6svg6 qt6-qpa-plugins; do
@@ -108,7 +120,7 @@ for dep in libc6 libstdc++6 libssl3 libqt6core6 libqt6widgets6 libqt6charts6 lib
     fail "Depends lacks $dep: $depends"
 done
 [[ "$(field Recommends)" == *redis-server* ]] || fail "Recommends lacks redis-server: $(field Recommends)"
-step "contents: $(wc -l <"$WORK/paths.txt") paths; Depends: $depends; Recommends: $(field Recommends)"
+step "contents: $(wc -l <"$WORK/paths.txt") paths, the same files as the install tree; Depends: $depends; Recommends: $(field Recommends)"
 
 # --- metadata -------------------------------------------------------------------------------
 dpkg-deb -x "$DEB" "$WORK/root"
