@@ -167,7 +167,14 @@ soak_rss_report() {
     function print_line(line,   f, i, k) { k = split(line, f, ","); printf "%6d", f[1]; for (i = 2; i <= k; i++) printf " %10s", f[i]; print "" }
     END { if (last != printed) print_line(last) }' "$OUT/rss.csv"
   for ((column = 2; column <= ${#CLIENT_NAMES[@]} + 1; column++)); do
-    awk -F, -v col="$column" -v warm="$WARMUP" -v name="${CLIENT_NAMES[column - 2]}" '
+    # The run keeps its interval series (one point per tick) in memory for the run file; the
+    # growth per point recorded after the warm-up tells that cost from a leak.
+    local name=${CLIENT_NAMES[column - 2]} points=0
+    if [ -s "$OUT/$name.json" ]; then
+      points=$(awk -v warm="$WARMUP" '/^          "start": / { v = $2; sub(/,$/, "", v); if (v + 0 >= warm) n++ }
+        END { print n + 0 }' "$OUT/$name.json")
+    fi
+    awk -F, -v col="$column" -v warm="$WARMUP" -v name="$name" -v points="$points" '
       function med3(a, b, c) { return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b)) }
       NR > 1 && $1 >= warm && $col != "" { n++; t[n] = $1; r[n] = $col; if ($col > max) max = $col }
       END {
@@ -181,6 +188,9 @@ soak_rss_report() {
         grows = last - first > limit
         printf "%-10s after warm-up %d KiB -> %d KiB (%+d KiB), slope %+.1f KiB/min, max %d KiB: %s\n",
           name, first, last, last - first, slope, max, grows ? "GROWS" : "no growth"
+        if (points > 0)
+          printf "%-10s %d interval points after the warm-up: %+.0f bytes of growth per point\n",
+            "", points, (last - first) * 1024 / points
         exit grows ? 1 : 0
       }' "$OUT/rss.csv" || verdicts=1
   done
