@@ -86,20 +86,24 @@ void usage(std::ostream& out)
 
 // Overwrites passwords in the process's own argv (what ps and
 // /proc/<pid>/cmdline show) once they have been copied: the value after -a,
-// --pass, --auth, --password, and the user info of redis:// / rediss:// URIs.
+// --pass, --auth, --password, --authenticate (memtier), and the user info of
+// redis:// / rediss:// URIs.
 void hideSecretsInArgv(int argc, char** argv)
 {
     const auto blank = [](char* from, char* to) { std::fill(from, to, '*'); };
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if ((arg == "-a" || arg == "--pass" || arg == "--auth" || arg == "--password") && i + 1 < argc) {
+        if ((arg == "-a" || arg == "--pass" || arg == "--auth" || arg == "--password" || arg == "--authenticate")
+            && i + 1 < argc) {
             char* value = argv[++i];
             blank(value, value + std::strlen(value));
             continue;
         }
-        for (const char* option : { "--pass=", "--auth=", "--password=" })
+        for (const char* option : { "--pass=", "--auth=", "--password=", "--authenticate=" })
             if (arg.starts_with(option))
                 blank(argv[i] + std::strlen(option), argv[i] + arg.size());
+        if (arg.size() > 2 && arg.starts_with("-a"))   // getopt's attached form: -aSECRET
+            blank(argv[i] + 2, argv[i] + arg.size());
         const std::size_t scheme = arg.find("://");
         const std::size_t at = arg.find('@');
         if (scheme != std::string_view::npos && at != std::string_view::npos && at > scheme)

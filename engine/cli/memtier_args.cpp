@@ -731,6 +731,8 @@ Connection:
       --select-db=DB             Database to SELECT (default: 0)
       --connection-timeout=SECS  Connect timeout (default and 0: 5 seconds;
                                  Tacho always bounds it)
+      --cluster-mode             Redis Cluster: discover the masters, route each
+                                 key to its slot's master, follow MOVED/ASK
   -x, --run-count=NUMBER         Run the test this many times and report the
                                  best, worst and aggregated results
 

@@ -295,6 +295,12 @@ private slots:
                                                              "--duration", "1.5", "-q" };
         QTest::newRow("memtier -a") << QStringList { "memtier", "-p", port(), "-a", "bench:" + QString::fromUtf8(kAclPassword),
                                                      "-t", "1", "-c", "1", "--test-time=1", "--hide-histogram" };
+        QTest::newRow("memtier --authenticate=") << QStringList { "memtier", "-p", port(), "--authenticate=bench:" + QString::fromUtf8(kAclPassword),
+                                                                  "-t", "1", "-c", "1", "--test-time=1", "--hide-histogram" };
+        QTest::newRow("memtier --authenticate") << QStringList { "memtier", "-p", port(), "--authenticate", QString::fromUtf8(kPassword),
+                                                                 "-t", "1", "-c", "1", "--test-time=1", "--hide-histogram" };
+        QTest::newRow("memtier -aSECRET") << QStringList { "memtier", "-p", port(), "-a" + QString::fromUtf8(kPassword),
+                                                           "-t", "1", "-c", "1", "--test-time=1", "--hide-histogram" };
     }
     void passwordNotInProcCmdline()
     {
