@@ -9,6 +9,7 @@
 #include "engine/cluster/cluster_discovery.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/sync_client.h"
+#include "engine/run/interval_series.h"
 #include "engine/run/server_probe.h"
 #include "engine/run/worker.h"
 #include "engine/stats/clock.h"
@@ -18,42 +19,6 @@
 namespace tacho::engine {
 
 namespace {
-
-IntervalPoint toPoint(const IntervalStats& stats, double start, double end)
-{
-    IntervalPoint p;
-    p.startSeconds = start;
-    p.endSeconds = end;
-    p.reconnects = stats.reconnects;
-    p.connectErrors = stats.connectErrors;
-    p.unanswered = stats.unanswered;
-    p.redirects = stats.moved + stats.asked;
-    LatencyHistogram all;
-    for (const CommandCounters& command : stats.commands) {
-        p.requests += command.requests;
-        p.errors += command.errors;
-        p.hits += command.hits;
-        p.misses += command.misses;
-        p.bytesSent += command.bytesSent;
-        p.bytesReceived += command.bytesReceived;
-        all.add(command.latency);
-        CommandInterval c;
-        c.requests = command.requests;
-        c.errors = command.errors;
-        c.p50 = command.latency.valueAtPercentile(50);
-        c.p99 = command.latency.valueAtPercentile(99);
-        c.p999 = command.latency.valueAtPercentile(99.9);
-        c.max = command.latency.max();
-        c.mean = command.latency.mean();
-        p.commands.push_back(c);
-    }
-    p.p50 = all.valueAtPercentile(50);
-    p.p99 = all.valueAtPercentile(99);
-    p.p999 = all.valueAtPercentile(99.9);
-    p.max = all.max();
-    p.mean = all.mean();
-    return p;
-}
 
 // Raises the soft open-files limit to what `connections` need (up to the
 // hard limit); says clearly when the hard limit is too low.
@@ -312,6 +277,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     const auto tick = std::chrono::nanoseconds(static_cast<std::uint64_t>(std::max(0.01, m_config.tickSeconds) * 1e9));
     auto nextTick = std::chrono::steady_clock::now() + tick;
     double lastEnd = 0;
+    IntervalSeriesBuilder series(commandCount);
+    IntervalPoint lastTick;   // what the live view shows: the latest tick at full resolution
     bool stopForwarded = false;
     bool cancelled = false;
     for (;;) {
@@ -341,7 +308,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         const double elapsed = warmup ? 0.0 : static_cast<double>(now - warmupEndNs) / 1e9;
         total.mergeFrom(interval);
         if (!warmup && (elapsed > lastEnd || interval.requests() > 0)) {
-            test.intervals.push_back(toPoint(interval, lastEnd, elapsed));
+            lastTick = toIntervalPoint(interval, lastEnd, elapsed);
+            series.add(interval, lastTick, test.intervals);
             lastEnd = elapsed;
         }
         if (m_onSnapshot) {
@@ -349,7 +317,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             snapshot->testIndex = index;
             snapshot->testName = spec.name;
             snapshot->warmup = warmup;
-            snapshot->point = test.intervals.empty() ? IntervalPoint {} : test.intervals.back();
+            snapshot->point = lastTick;
             snapshot->requestsSoFar = total.requests();
             snapshot->elapsedSeconds = elapsed;
             std::uint64_t latencyCount = 0;
@@ -374,6 +342,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             break;
     }
     joinAll();
+    series.finish(test.intervals);
     IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
