@@ -1,5 +1,7 @@
 #include "engine/run/interval_series.h"
 
+#include <cmath>
+
 namespace tacho::engine {
 
 IntervalPoint toIntervalPoint(const IntervalStats& stats, double start, double end)
@@ -55,7 +57,9 @@ void IntervalSeriesBuilder::add(const IntervalStats& tick, const IntervalPoint& 
     }
     m_pending.mergeFrom(tick);
     m_pendingEnd = tickPoint.endSeconds;
-    if (m_pendingEnd - m_pendingStart >= kCoarseStepSeconds - 1e-9)
+    // Points end at the first tick past a whole second, so each covers about
+    // one second of the clock (per-second reports bin them by their start).
+    if (std::floor(m_pendingEnd / kCoarseStepSeconds + 1e-9) > std::floor(m_pendingStart / kCoarseStepSeconds + 1e-9))
         finish(series);
 }
 

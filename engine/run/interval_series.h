@@ -2,7 +2,7 @@
 // A test's interval series, built from the controller's ticks.
 //
 // Points keep tick resolution (0.1 s) for the first minute, where ramps and
-// warm-up effects live, then one point per second: a soak of hours keeps
+// warm-up effects live, then one point per second of the clock: a soak of hours keeps
 // its memory flat (a point with its per-command entries is ~260 bytes, so
 // 0.1 s points alone would grow ~9 MiB an hour) and charts stay readable.
 // Each coarse point is built from the merged histograms of its ticks, so its

@@ -80,6 +80,29 @@ private slots:
         QCOMPARE(at70->max, secondSeventy.max());
     }
 
+    // Real ticks wake a little late; coarse points still start in distinct
+    // whole seconds, so a per-second report gets one point per second.
+    void jitteredTicksGiveOnePointPerSecond()
+    {
+        IntervalSeriesBuilder builder(2);
+        std::vector<IntervalPoint> series;
+        double start = 0;
+        for (int k = 0; k < 1000; ++k) {
+            const double end = start + kTick + 0.0007 * (k % 5);
+            const IntervalStats tick = makeTick(10, 0, false);
+            builder.add(tick, toIntervalPoint(tick, start, end), series);
+            start = end;
+        }
+        builder.finish(series);
+        std::vector<long> seconds;
+        for (const IntervalPoint& p : series)
+            if (p.startSeconds > 61)
+                seconds.push_back(static_cast<long>(std::floor(p.startSeconds)));
+        QVERIFY(seconds.size() > 30);
+        for (std::size_t k = 1; k < seconds.size(); ++k)
+            QCOMPARE(seconds[k], seconds[k - 1] + 1);
+    }
+
     void shortTestKeepsEveryTick()
     {
         IntervalSeriesBuilder builder(2);
