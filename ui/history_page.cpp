@@ -13,6 +13,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "ui/history_model.h"
 #include "ui/history_store.h"
 
@@ -32,10 +34,12 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     m_rename = new QPushButton(tr("Re&name…"), this);
     m_notes = new QPushButton(tr("No&tes…"), this);
     m_delete = new QPushButton(tr("&Delete…"), this);
+    m_compare = new QPushButton(tr("&Compare"), this);
+    m_compare->setToolTip(tr("Compare the selected runs (select two or more with Ctrl or Shift)"));
     auto* folder = new QPushButton(tr("Show &folder"), this);
     folder->setToolTip(store->folder());
     top->addWidget(m_filter, 1);
-    for (QPushButton* b : { m_open, m_rename, m_notes, m_delete, folder })
+    for (QPushButton* b : { m_open, m_compare, m_rename, m_notes, m_delete, folder })
         top->addWidget(b);
     layout->addLayout(top);
 
@@ -48,7 +52,7 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     m_view->setModel(m_proxy);
     m_view->setAccessibleName(tr("Run history"));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(HistoryModel::Date, Qt::DescendingOrder);
     m_view->verticalHeader()->hide();
@@ -77,6 +81,7 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     connect(m_rename, &QPushButton::clicked, this, &HistoryPage::renameSelected);
     connect(m_notes, &QPushButton::clicked, this, &HistoryPage::annotateSelected);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(true); });
+    connect(m_compare, &QPushButton::clicked, this, &HistoryPage::compareSelected);
     connect(folder, &QPushButton::clicked, this, [this] { QDesktopServices::openUrl(QUrl::fromLocalFile(m_store->folder())); });
     updateButtons();
 }
@@ -85,6 +90,47 @@ QString HistoryPage::selectedPath() const
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     return rows.isEmpty() ? QString() : rows.first().data(HistoryModel::PathRole).toString();
+}
+
+QStringList HistoryPage::selectedPaths() const
+{
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QStringList paths;
+    for (const QModelIndex& index : rows) {
+        const QString path = index.data(HistoryModel::PathRole).toString();
+        const int row = m_model->rowOf(path);
+        if (row >= 0 && m_model->entryAt(row).readable)
+            paths << path;
+    }
+    return paths;
+}
+
+bool HistoryPage::selectPaths(const QStringList& paths)
+{
+    QItemSelection selection;
+    for (const QString& path : paths) {
+        const int row = m_model->rowOf(path);
+        if (row < 0)
+            return false;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        selection.select(index, index);
+    }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    return true;
+}
+
+void HistoryPage::compareSelected()
+{
+    // Oldest first: the baseline is the run the others are measured against.
+    // Start times have whole seconds; file names (a millisecond stamp first) break ties.
+    QStringList paths = selectedPaths();
+    std::sort(paths.begin(), paths.end(), [this](const QString& a, const QString& b) {
+        const QDateTime startA = m_model->entryAt(m_model->rowOf(a)).started, startB = m_model->entryAt(m_model->rowOf(b)).started;
+        return startA != startB ? startA < startB : a < b;
+    });
+    if (paths.size() >= 2)
+        Q_EMIT compareRequested(paths);
 }
 
 bool HistoryPage::selectPath(const QString& path)
@@ -107,6 +153,7 @@ void HistoryPage::updateButtons()
     m_rename->setEnabled(readable);
     m_notes->setEnabled(readable);
     m_delete->setEnabled(row >= 0);
+    m_compare->setEnabled(selectedPaths().size() >= 2);
 }
 
 void HistoryPage::openSelected()

@@ -1,5 +1,6 @@
 #include "engine/cli/report_command.h"
 #include "engine/report/number_format.h"
+#include "engine/report/csv_field.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,19 +19,6 @@ namespace tacho::engine {
 namespace {
 
 constexpr const char* kPrefix = "tacho-cli report: ";
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
