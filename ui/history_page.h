@@ -32,10 +32,15 @@ public:
     void annotateSelected();
     void deleteSelected(bool confirm = true);
     void compareSelected();
+    // Asks for a title (unless `title` is given), then merges the selected
+    // runs in the background into a new run in the history (→ merged).
+    void mergeSelected(const QString& title = QString());
 
 Q_SIGNALS:
     void openRequested(const QString& path);
     void compareRequested(const QStringList& paths);
+    void merged(const QString& path, const QStringList& warnings);
+    void mergeFailed(const QString& error);
     void message(const QString& text, int timeoutMs);
 
 private:
@@ -51,6 +56,7 @@ private:
     QPushButton* m_notes = nullptr;
     QPushButton* m_delete = nullptr;
     QPushButton* m_compare = nullptr;
+    QPushButton* m_merge = nullptr;
 };
 
 } // namespace tacho::ui

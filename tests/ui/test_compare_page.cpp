@@ -5,7 +5,8 @@
 // connection normalisation, the fairness banner, the overlaid charts, the
 // CSV (formula-like labels neutralised) and PNG exports; and peer results
 // (redis-benchmark --csv run for real, memtier JSON) marked as imported
-// with what they lack.
+// with what they lack; two concurrent runs merged from the History count
+// what the server counted.
 #include <QAbstractItemModelTester>
 #include <QImage>
 #include <QProcess>
@@ -202,6 +203,55 @@ private Q_SLOTS:
         for (const QString& png : written) {
             const QImage image(png);
             QCOMPARE(image.size(), QSize(800, 500));
+        }
+    }
+
+    // Two load generators at the same time against one server, merged in
+    // the History: the new run counts what the server counted.
+    void mergeConcurrentRunsIntoHistory()
+    {
+        QTemporaryDir home;
+        AppContext context = tacho::test::temporaryContext(home);
+        QVERIFY(QDir().mkpath(context.historyDir));
+        const QString a = QDir(context.historyDir).filePath(QStringLiteral("20250102-100000-000-loadgen-a.json"));
+        const QString b = QDir(context.historyDir).filePath(QStringLiteral("20250102-100000-001-loadgen-b.json"));
+        m_server.flushAll();
+        m_server.resetStats();
+        const QStringList common { "redis-benchmark", "-h", m_server.host(), "-p", QString::number(m_server.port()),
+                                   "-t", "set,get", "-n", "6000", "-c", "4", "-r", "1000", "-q" };
+        QProcess pa, pb;
+        pa.start(tacho::test::cliPath(), QStringList(common) << "--json" << a);
+        pb.start(tacho::test::cliPath(), QStringList(common) << "--json" << b);
+        QVERIFY(pa.waitForFinished(60000) && pb.waitForFinished(60000));
+        QCOMPARE(pa.exitCode(), 0);
+        QCOMPARE(pb.exitCode(), 0);
+        const auto stats = m_server.commandStatsCalls();
+        QCOMPARE(stats.value(QStringLiteral("set")), 12000ull);
+
+        MainWindow window(context);
+        QTRY_COMPARE_WITH_TIMEOUT(window.historyModel()->rowCount(), 2, 10000);
+        HistoryPage* history = window.historyPage();
+        QVERIFY(history->selectPaths({ a, b }));
+        QSignalSpy merged(history, &HistoryPage::merged);
+        QSignalSpy failed(history, &HistoryPage::mergeFailed);
+        history->mergeSelected(QStringLiteral("two load machines"));
+        QTRY_VERIFY_WITH_TIMEOUT(merged.size() + failed.size() == 1, 10000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+        const QString path = merged.first().first().toString();
+        QVERIFY(path.startsWith(context.historyDir));
+        QTRY_COMPARE_WITH_TIMEOUT(window.historyModel()->rowCount(), 3, 10000);
+        const HistoryEntry& entry = window.historyModel()->entryAt(window.historyModel()->rowOf(path));
+        QVERIFY2(entry.readable, qPrintable(entry.error));
+        QCOMPARE(entry.title, QStringLiteral("two load machines"));
+        QCOMPARE(entry.requests, stats.value(QStringLiteral("set")) + stats.value(QStringLiteral("get")));
+
+        tacho::engine::LoadedRun run;
+        std::string error;
+        QVERIFY2(tacho::engine::loadRun(path.toStdString(), run, &error), error.c_str());
+        QCOMPARE(run.sources.size(), std::size_t(2));
+        for (const auto& t : run.run.tests) {
+            QCOMPARE(t.requests, stats.value(QString::fromStdString(t.name).toLower()));
+            QCOMPARE(t.latency.count(), t.requests);   // histograms merged, not averaged
         }
     }
 
