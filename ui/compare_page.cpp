@@ -17,8 +17,10 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include "engine/report/html_report.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
+#include "report_qt/report_renderer.h"
 #include "ui/command_colors.h"
 #include "ui/comparison_table_model.h"
 #include "ui/run_meta.h"
@@ -93,6 +95,8 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     m_chartRowCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_exportCharts = new QPushButton(tr("Charts as &PNG…"), this);
     m_exportCsv = new QPushButton(tr("Table as &CSV…"), this);
+    m_exportPdf = new QPushButton(tr("Report as P&DF…"), this);
+    m_exportPdf->setToolTip(tr("The same report as tacho-cli report --html, as PDF: runs, fairness warnings, tables, charts"));
     controls->addWidget(open);
     controls->addWidget(m_remove);
     controls->addWidget(clear);
@@ -106,6 +110,7 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     controls->addStretch(1);
     controls->addWidget(m_exportCharts);
     controls->addWidget(m_exportCsv);
+    controls->addWidget(m_exportPdf);
     layout->addLayout(controls);
 
     m_banner = new QLabel(this);
@@ -179,6 +184,7 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     });
     connect(m_exportCsv, &QPushButton::clicked, this, &ComparePage::exportCsvWithDialog);
     connect(m_exportCharts, &QPushButton::clicked, this, &ComparePage::exportChartsWithDialog);
+    connect(m_exportPdf, &QPushButton::clicked, this, &ComparePage::exportPdfWithDialog);
     recompute();
 }
 
@@ -374,6 +380,7 @@ void ComparePage::refreshControls()
     const bool any = runCount() > 0;
     m_exportCsv->setEnabled(any);
     m_exportCharts->setEnabled(any);
+    m_exportPdf->setEnabled(any);
     m_baselineCombo->setEnabled(runCount() > 1);
     m_placeholder->setVisible(runCount() < 2);
 }
@@ -415,6 +422,33 @@ bool ComparePage::exportCharts(const QString& folder, QSize logicalSize, qreal d
             *written << path;
     }
     return true;
+}
+
+bool ComparePage::exportPdf(const QString& path, QString* error) const
+{
+    if (m_runs.empty()) {
+        if (error)
+            *error = tr("Nothing to export: no runs are being compared");
+        return false;
+    }
+    engine::HtmlReportOptions options;
+    options.baseline = std::size_t(m_baseline);
+    options.normalisation = m_normalisation;
+    return report::ReportRenderer::writePdf(engine::htmlReport(runPointers(), options), path, error);
+}
+
+void ComparePage::exportPdfWithDialog()
+{
+    const QString start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                              .filePath(runCount() > 1 ? QStringLiteral("tacho-comparison.pdf") : QStringLiteral("tacho-report.pdf"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report as PDF"), start, tr("PDF files (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportPdf(path, &error))
+        Q_EMIT message(tr("Report written to %1").arg(path), 8000);
+    else
+        Q_EMIT message(error, 15000);
 }
 
 void ComparePage::openFiles()

@@ -68,6 +68,9 @@ public:
     bool exportCsv(const QString& path, QString* error) const;
     bool exportCharts(const QString& folder, QSize logicalSize, qreal devicePixelRatio, QStringList* written,
                       QString* error) const;
+    // The engine's HTML report of these runs (one run, or the comparison
+    // with this baseline and normalisation) as PDF.
+    bool exportPdf(const QString& path, QString* error) const;
 
 Q_SIGNALS:
     void runsChanged();
@@ -83,6 +86,7 @@ private:
     void openFiles();
     void exportCsvWithDialog();
     void exportChartsWithDialog();
+    void exportPdfWithDialog();
 
     std::vector<std::shared_ptr<const engine::LoadedRun>> m_runs;
     int m_baseline = 0;
@@ -101,6 +105,7 @@ private:
     QPushButton* m_remove = nullptr;
     QPushButton* m_exportCsv = nullptr;
     QPushButton* m_exportCharts = nullptr;
+    QPushButton* m_exportPdf = nullptr;
     QLabel* m_banner = nullptr;
     QLabel* m_placeholder = nullptr;
     QLabel* m_status = nullptr;

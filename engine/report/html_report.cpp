@@ -259,8 +259,7 @@ public:
             + htmlEscape(title) + "</title>\n<style>\n" + style() + "</style>\n</head>\n<body>\n";
         html += "<h1>" + htmlEscape(title) + "</h1>\n";
         html += "<p class=\"meta\">Written by tacho " + htmlEscape(TACHO_VERSION) + " on " + htmlEscape(nowUtc())
-            + ". Latency in milliseconds; throughput per second. PNG and PDF exports come from the Tacho desktop "
-              "application.</p>\n";
+            + ". Latency in milliseconds; throughput per second.</p>\n";
         html += "<nav id=\"contents\">\n<h2>Contents</h2>\n<ul>\n";
         for (const auto& [anchor, text] : contents)
             html += "<li><a href=\"#" + htmlEscape(anchor) + "\">" + htmlEscape(text) + "</a></li>\n";

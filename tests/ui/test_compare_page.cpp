@@ -204,6 +204,16 @@ private Q_SLOTS:
             const QImage image(png);
             QCOMPARE(image.size(), QSize(800, 500));
         }
+        // The report as PDF, with the page's baseline; poppler reads it and finds every test.
+        const QString pdf = QDir(m_dir.path()).filePath(QStringLiteral("comparison.pdf"));
+        QVERIFY2(page->exportPdf(pdf, &error), qPrintable(error));
+        QProcess pdftotext;
+        pdftotext.start(QStandardPaths::findExecutable(QStringLiteral("pdftotext")), { pdf, QStringLiteral("-") });
+        QVERIFY(pdftotext.waitForFinished(30000));
+        QCOMPARE(pdftotext.exitCode(), 0);
+        const QByteArray words = pdftotext.readAllStandardOutput().simplified();
+        for (const char* expected : { "Tacho comparison", "SET", "MSET (10 keys)", "Comparison per request", "Fairness warnings", "pipeline" })
+            QVERIFY2(words.contains(expected), qPrintable(QString::fromLatin1(expected) + QLatin1String(" not in: ") + QString::fromUtf8(words.left(1500))));
     }
 
     // Two load generators at the same time against one server, merged in
