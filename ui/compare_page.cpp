@@ -439,14 +439,21 @@ bool ComparePage::exportPdf(const QString& path, QString* error) const
 
 void ComparePage::exportPdfWithDialog()
 {
-    const QString start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                              .filePath(runCount() > 1 ? QStringLiteral("tacho-comparison.pdf") : QStringLiteral("tacho-report.pdf"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report as PDF"), start, tr("PDF files (*.pdf)"));
+    saveWithDialog(tr("Export report as PDF"), runCount() > 1 ? QStringLiteral("tacho-comparison.pdf") : QStringLiteral("tacho-report.pdf"),
+                   tr("PDF files (*.pdf)"), tr("Report written to %1"),
+                   [this](const QString& path, QString* error) { return exportPdf(path, error); });
+}
+
+void ComparePage::saveWithDialog(const QString& title, const QString& fileName, const QString& filter, const QString& done,
+                                 const std::function<bool(const QString&, QString*)>& write)
+{
+    const QString start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(fileName);
+    const QString path = QFileDialog::getSaveFileName(this, title, start, filter);
     if (path.isEmpty())
         return;
     QString error;
-    if (exportPdf(path, &error))
-        Q_EMIT message(tr("Report written to %1").arg(path), 8000);
+    if (write(path, &error))
+        Q_EMIT message(done.arg(path), 8000);
     else
         Q_EMIT message(error, 15000);
 }
@@ -462,15 +469,8 @@ void ComparePage::openFiles()
 
 void ComparePage::exportCsvWithDialog()
 {
-    const QString start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).filePath(QStringLiteral("tacho-comparison.csv"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export comparison table"), start, tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (exportCsv(path, &error))
-        Q_EMIT message(tr("Comparison table written to %1").arg(path), 8000);
-    else
-        Q_EMIT message(error, 15000);
+    saveWithDialog(tr("Export comparison table"), QStringLiteral("tacho-comparison.csv"), tr("CSV files (*.csv)"),
+                   tr("Comparison table written to %1"), [this](const QString& path, QString* error) { return exportCsv(path, error); });
 }
 
 void ComparePage::exportChartsWithDialog()

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -87,6 +88,9 @@ private:
     void exportCsvWithDialog();
     void exportChartsWithDialog();
     void exportPdfWithDialog();
+    // Asks for a file name (in Documents by default), writes, says how it went.
+    void saveWithDialog(const QString& title, const QString& fileName, const QString& filter, const QString& done,
+                        const std::function<bool(const QString&, QString*)>& write);
 
     std::vector<std::shared_ptr<const engine::LoadedRun>> m_runs;
     int m_baseline = 0;

@@ -1,9 +1,7 @@
 #include "ui/comparison_chart_widget.h"
 
-#include <QApplication>
 #include <QCategoryAxis>
 #include <QChart>
-#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QLegend>
 #include <QLineSeries>
@@ -13,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/chart_image.h"
 #include "ui/command_colors.h"
 
 namespace tacho::ui {
@@ -94,7 +93,7 @@ void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::Co
     auto* y = new QValueAxis;
     y->setRange(0, yMax > 0 ? yMax * 1.05 : 1);
     y->applyNiceNumbers();
-    y->setLabelFormat(QStringLiteral("%.4g"));
+    y->setLabelFormat(kind == ComparisonChartWidget::Kind::Throughput && yMax >= 10 ? QStringLiteral("%.0f") : QStringLiteral("%.4g"));
     y->setTitleText(kind == ComparisonChartWidget::Kind::Throughput ? QString::fromStdString(charts.throughputUnit)
                                                                     : QObject::tr("ms"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -164,18 +163,7 @@ QImage ComparisonChartWidget::renderImage(Kind kind, const engine::ComparisonCha
     scene.addItem(chart);   // the scene owns the chart
     chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     fillChart(chart, kind, charts);
-    QApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    chart->layout()->activate();
-    chart->setBackgroundRoundness(0);
-    QImage image(logicalSize * devicePixelRatio, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(devicePixelRatio);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const QRectF area(QPointF(0, 0), QSizeF(logicalSize));
-    scene.render(&painter, area, area);
-    painter.end();
-    return image;
+    return ChartImage::draw(scene, chart, logicalSize, devicePixelRatio, Qt::white);
 }
 
 } // namespace tacho::ui

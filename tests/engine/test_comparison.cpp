@@ -642,7 +642,7 @@ private slots:
             QVERIFY(report.html.find("Configuration") != std::string::npos);
             QVERIFY(report.html.find("Environment") != std::string::npos);
             QVERIFY(report.html.find("&lt;v&amp;&quot;&#39;&gt;") != std::string::npos);
-            QVERIFY(report.html.find("PDF") != std::string::npos);
+            QVERIFY(report.html.find("Latency in milliseconds") != std::string::npos);
         }
         const HtmlReport comparison = htmlReport({ &a, &b });
         QVERIFY(comparison.html.find("Comparison per request") != std::string::npos);
