@@ -22,7 +22,7 @@ TACHO_PACKAGES=(
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
   redis-server redis-tools
   xvfb xauth dbus-x11 gnome-keyring
-  libqt6svg6
+  libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
 )
 

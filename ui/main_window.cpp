@@ -16,6 +16,7 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "ui/compare_page.h"
 #include "ui/engine_bridge.h"
 #include "ui/history_model.h"
 #include "ui/history_page.h"
@@ -218,15 +219,12 @@ void MainWindow::buildCentral()
     m_latencyPage = new LatencyPage(m_pages);
     m_pages->addTab(m_latencyPage, tr("Latency"));
     // Later issues fill these; the tabs say so instead of hiding the plan.
-    auto* compare = new QLabel(tr("Side-by-side comparison arrives with issue 6."), m_pages);
-    compare->setAlignment(Qt::AlignCenter);
+    m_comparePage = new ComparePage(m_pages);
     auto* capacity = new QLabel(tr("Capacity search arrives with issue 7."), m_pages);
     capacity->setAlignment(Qt::AlignCenter);
-    m_pages->addTab(compare, tr("Compare"));
+    m_pages->addTab(m_comparePage, tr("Compare"));
     m_pages->addTab(capacity, tr("Capacity"));
-    m_pages->setTabEnabled(CompareTab, false);
     m_pages->setTabEnabled(CapacityTab, false);
-    m_pages->setTabToolTip(CompareTab, tr("Arrives with issue 6"));
     m_pages->setTabToolTip(CapacityTab, tr("Arrives with issue 7"));
     m_splitter->addWidget(m_side);
     m_splitter->addWidget(m_pages);
@@ -259,6 +257,11 @@ void MainWindow::buildCentral()
     connect(m_side, &SidePanelWidget::deleteTargetRequested, this, &MainWindow::deleteProfile);
     connect(m_side, &SidePanelWidget::historyActivated, this, [this](const QString& path) { m_historyStore->open(path); });
     connect(m_historyPage, &HistoryPage::openRequested, m_historyStore, &HistoryStore::open);
+    connect(m_historyPage, &HistoryPage::compareRequested, this, [this](const QStringList& paths) {
+        m_comparePage->setRunFiles(paths);
+        showPage(CompareTab);
+    });
+    connect(m_comparePage, &ComparePage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyPage, &HistoryPage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_resultsPage, &ResultsPage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_resultsPage, &ResultsPage::notesSaved, this, [this](const QString& path, const QString& notes) {

@@ -21,6 +21,7 @@ class QTabWidget;
 
 namespace tacho::ui {
 
+class ComparePage;
 class EngineBridge;
 class HistoryModel;
 class HistoryPage;
@@ -54,6 +55,7 @@ public:
     ResultsPage* resultsPage() const { return m_resultsPage; }
     HistoryPage* historyPage() const { return m_historyPage; }
     LatencyPage* latencyPage() const { return m_latencyPage; }
+    ComparePage* comparePage() const { return m_comparePage; }
     RunProgressWidget* progress() const { return m_progress; }
     QTabWidget* pages() const { return m_pages; }
     QAction* runAction() const { return m_run; }
@@ -141,6 +143,7 @@ private:
     ResultsPage* m_resultsPage = nullptr;
     HistoryPage* m_historyPage = nullptr;
     LatencyPage* m_latencyPage = nullptr;
+    ComparePage* m_comparePage = nullptr;
 
     QLabel* m_serverLabel = nullptr;
     QLabel* m_threadsLabel = nullptr;

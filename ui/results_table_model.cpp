@@ -5,6 +5,7 @@
 #include <QIcon>
 #include <QPixmap>
 
+#include "engine/report/csv_field.h"
 #include "ui/command_colors.h"
 #include "ui/number_format.h"
 
@@ -12,14 +13,8 @@ namespace tacho::ui {
 
 namespace {
 
-QString csvField(const QString& text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
+// The engine's CSV field: quoted as needed, formula-like text neutralised.
+QString csvField(const QString& text) { return QString::fromStdString(engine::csvField(text.toStdString())); }
 
 } // namespace
 

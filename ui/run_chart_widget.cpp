@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/chart_image.h"
 #include "ui/command_colors.h"
 
 namespace tacho::ui {
@@ -451,20 +452,8 @@ QImage RunChartWidget::renderImage(ChartKind kind, const RunRecord& run, const C
     scene.addItem(content.chart);   // the scene owns the chart from here
     content.chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
     content.update(run, options);
-    // Axes and series lay themselves out through posted layout requests.
-    QApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    content.chart->layout()->activate();
-
-    QImage image(logicalSize * devicePixelRatio, QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(devicePixelRatio);
-    content.chart->setBackgroundRoundness(0);   // square corners fill the image
-    image.fill(options.dark ? QColor(0x2e, 0x30, 0x3e) : QColor(Qt::white));
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    const QRectF area(QPointF(0, 0), QSizeF(logicalSize));
-    scene.render(&painter, area, area);
-    painter.end();
-    return image;
+    return ChartImage::draw(scene, content.chart, logicalSize, devicePixelRatio,
+                            options.dark ? QColor(0x2e, 0x30, 0x3e) : QColor(Qt::white));
 }
 
 } // namespace tacho::ui

@@ -22,6 +22,9 @@
 #include "engine/cli/sweep_command.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
+#ifdef TACHO_HAVE_REPORT_QT
+#include "report_qt/report_renderer.h"
+#endif
 
 namespace {
 
@@ -76,7 +79,7 @@ void usage(std::ostream& out)
            "  sweep --connections LIST [options] -- WORKLOAD one table row per setting (QPS, avg, p99, p99.9)\n"
            "  compare BASE NEW [MORE...] [options]          compare runs against a baseline; CI thresholds\n"
            "  merge A B [MORE...] -o MERGED                 merge runs taken together on several load machines\n"
-           "  report RUN [MORE...] [--html F] [--csv F]     HTML, CSV and HdrHistogram reports of runs\n"
+           "  report RUN [MORE...] [--html F] [--pdf F]     HTML, PDF, CSV, PNG and HdrHistogram reports of runs\n"
            "  version                                       print the version\n"
            "  help                                          this text\n\n"
            "Run 'tacho-cli <command> --help' for the options of a command.\n";
@@ -188,8 +191,17 @@ int main(int argc, char** argv)
         return tacho::engine::runCompareCommand(args, std::cout, std::cerr);
     if (command == "merge")
         return tacho::engine::runMergeCommand(args, std::cout, std::cerr);
-    if (command == "report")
+    if (command == "report") {
+#ifdef TACHO_HAVE_REPORT_QT
+        // PDF and PNG are drawn by Qt, which needs an application object; made
+        // only when asked for, so the other outputs never load Qt's platform.
+        if (tacho::engine::reportNeedsRenderers(args)) {
+            const auto app = tacho::report::ReportRenderer::ensureGuiApplication(argc, argv);
+            return tacho::engine::runReportCommand(args, std::cout, std::cerr, tacho::report::ReportRenderer::engineRenderers());
+        }
+#endif
         return tacho::engine::runReportCommand(args, std::cout, std::cerr);
+    }
     std::cerr << "tacho-cli: unknown command '" << command << "'\n";
     usage(std::cerr);
     return 2;

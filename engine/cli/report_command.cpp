@@ -1,5 +1,6 @@
 #include "engine/cli/report_command.h"
 #include "engine/report/number_format.h"
+#include "engine/report/csv_field.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -18,19 +19,6 @@ namespace tacho::engine {
 namespace {
 
 constexpr const char* kPrefix = "tacho-cli report: ";
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
@@ -109,7 +97,8 @@ std::string runsCsv(const std::vector<const LoadedRun*>& runs)
 
 std::string reportUsage()
 {
-    return "Usage: tacho-cli report RUN [MORE...] [--html FILE] [--csv FILE] [--hgrm DIR] [options]\n"
+    return "Usage: tacho-cli report RUN [MORE...] [--html FILE] [--pdf FILE] [--csv FILE] [--png DIR] [--hgrm DIR]\n"
+           "       [options]\n"
            "\n"
            "Reports of one run, or of a comparison when several are given (the first is the\n"
            "baseline). Inputs: Tacho run files, redis-benchmark --csv output and memtier_benchmark\n"
@@ -118,6 +107,8 @@ std::string reportUsage()
            "Options:\n"
            "  --html FILE       self-contained HTML: configuration, environment, server cross-check,\n"
            "                    tables and charts (inline SVG); with several runs the comparison\n"
+           "  --pdf FILE        the same report as PDF (A4; Qt's PDF writer, no display needed)\n"
+           "  --png DIR         every chart of the report as a PNG file, named by its id\n"
            "  --csv FILE        one line per test and command per run, with a header\n"
            "                    ('-' for standard output, with --html or --csv)\n"
            "  --hgrm DIR        HdrHistogram files per test and command: percentile distribution\n"
@@ -127,17 +118,23 @@ std::string reportUsage()
            "  --title TEXT      the HTML report's title\n"
            "  -h, --help        this text\n"
            "\n"
-           "PNG charts and PDF reports are made by the Tacho desktop application (Qt's renderers),\n"
-           "not by tacho-cli.\n"
-           "\n"
+
            "Exit status: 0 written, 1 an output could not be written, 2 usage error or an input\n"
            "that cannot be read.\n";
 }
 
-int runReportCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err)
+bool reportNeedsRenderers(std::span<const std::string> args)
+{
+    for (const std::string& a : args)
+        if (a == "--pdf" || a == "--png" || a.rfind("--pdf=", 0) == 0 || a.rfind("--png=", 0) == 0)
+            return true;
+    return false;
+}
+
+int runReportCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err, const ReportRenderers& renderers)
 {
     std::vector<std::string> files;
-    std::string htmlPath, csvPath, hgrmDir;
+    std::string htmlPath, csvPath, hgrmDir, pdfPath, pngDir;
     HtmlReportOptions options;
     const auto usageError = [&](const std::string& message) {
         err << kPrefix << message << "\nTry 'tacho-cli report --help' for more information.\n";
@@ -190,8 +187,14 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
             options.baseline = n - 1;
             continue;
         }
-        if (a == "--pdf" || a == "--png" || a.rfind("--pdf=", 0) == 0 || a.rfind("--png=", 0) == 0)
-            return usageError(a.substr(0, 5) + " is not available in tacho-cli: PNG and PDF come from the Tacho desktop application");
+        if ((r = take("--pdf", pdfPath)) != 0 || (r = take("--png", pngDir)) != 0) {
+            if (r < 0)
+                return usageError(a + " needs a value");
+            const bool pdf = a.rfind("--pdf", 0) == 0;
+            if (pdf ? !renderers.pdf : !renderers.png)
+                return usageError(std::string(pdf ? "--pdf" : "--png") + " is not available: this tacho-cli was built without Qt");
+            continue;
+        }
         if (a.size() > 1 && a[0] == '-')
             return usageError("unknown option " + a);
         files.push_back(a);
@@ -216,7 +219,7 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
     }
 
     int status = 0;
-    const bool anyOutput = !htmlPath.empty() || !csvPath.empty() || !hgrmDir.empty();
+    const bool anyOutput = !htmlPath.empty() || !csvPath.empty() || !hgrmDir.empty() || !pdfPath.empty() || !pngDir.empty();
     if (!anyOutput) {
         if (pointers.size() > 1)
             out << formatComparison(compareRuns(pointers, options.baseline, options.normalisation));
@@ -226,8 +229,8 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
     }
     // "-": standard output (then only the document goes there).
     const bool quiet = htmlPath == "-" || csvPath == "-";
+    const HtmlReport report = !htmlPath.empty() || !pdfPath.empty() || !pngDir.empty() ? htmlReport(pointers, options) : HtmlReport {};
     if (!htmlPath.empty()) {
-        const HtmlReport report = htmlReport(pointers, options);
         std::string error;
         if (htmlPath == "-") {
             out << report.html;
@@ -236,6 +239,25 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
             status = 1;
         } else if (!quiet) {
             out << "HTML report: " << htmlPath << " (" << report.chartIds.size() << " charts)\n";
+        }
+    }
+    if (!pdfPath.empty()) {
+        std::string error;
+        if (!renderers.pdf(report, pdfPath, &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        } else if (!quiet) {
+            out << "PDF report: " << pdfPath << " (" << report.chartIds.size() << " charts)\n";
+        }
+    }
+    if (!pngDir.empty()) {
+        std::vector<std::string> written;
+        std::string error;
+        if (!renderers.png(report, pngDir, &written, &error)) {
+            err << kPrefix << error << "\n";
+            status = 1;
+        } else if (!quiet) {
+            out << "PNG charts: " << written.size() << " in " << pngDir << "\n";
         }
     }
     if (!csvPath.empty()) {

@@ -1,5 +1,6 @@
 #include "engine/report/comparison.h"
 #include "engine/report/number_format.h"
+#include "engine/report/csv_field.h"
 
 #include <algorithm>
 #include <charconv>
@@ -67,19 +68,6 @@ std::string clipName(const std::string& name, std::size_t max = 60)
     while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
         --cut;   // not inside a UTF-8 sequence
     return name.substr(0, cut) + "...";
-}
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::vector<std::string> splitWords(std::string_view line)

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "engine/report/memtier_report.h"   // percentileSteps
+#include "engine/report/comparison_charts.h"
 #include "engine/report/run_file.h"
 
 namespace tacho::engine {
@@ -106,10 +106,6 @@ Axis linearAxis(double max, int count)
     return a;
 }
 
-// x = log10(1 / (1 − p)), p a fraction; up to 99.999 %.
-constexpr double kSpectrumMaxX = 5;
-double spectrumX(double percentile) { return std::min(kSpectrumMaxX, std::log10(100.0 / std::max(1e-9, 100.0 - percentile))); }
-
 Axis spectrumAxis()
 {
     Axis a;
@@ -193,27 +189,6 @@ std::string svgChart(const std::string& id, const std::string& title, const std:
     return s;
 }
 
-// Percentile spectrum points of a histogram (or stated percentiles).
-std::vector<std::pair<double, double>> spectrumPoints(const LatencyHistogram& h)
-{
-    std::vector<std::pair<double, double>> points;
-    for (const PercentileStep& step : percentileSteps(h, 5))
-        if (step.percentile < 100.0)
-            points.emplace_back(spectrumX(step.percentile), double(step.valueNs) / kNsPerMs);
-    return points;
-}
-
-std::vector<std::pair<double, double>> statedSpectrum(const MetricValues& v)
-{
-    std::vector<std::pair<double, double>> points;
-    const std::pair<double, Metric> known[] = { { 50, Metric::P50 }, { 95, Metric::P95 }, { 99, Metric::P99 },
-                                                { 99.9, Metric::P999 } };
-    for (const auto& [p, m] : known)
-        if (v[std::size_t(m)])
-            points.emplace_back(spectrumX(p), *v[std::size_t(m)]);
-    return points;
-}
-
 std::string td(const std::string& text, const std::string& cls = {})
 {
     return "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"") + ">" + htmlEscape(text) + "</td>";
@@ -284,8 +259,7 @@ public:
             + htmlEscape(title) + "</title>\n<style>\n" + style() + "</style>\n</head>\n<body>\n";
         html += "<h1>" + htmlEscape(title) + "</h1>\n";
         html += "<p class=\"meta\">Written by tacho " + htmlEscape(TACHO_VERSION) + " on " + htmlEscape(nowUtc())
-            + ". Latency in milliseconds; throughput per second. PNG and PDF exports come from the Tacho desktop "
-              "application.</p>\n";
+            + ". Latency in milliseconds; throughput per second.</p>\n";
         html += "<nav id=\"contents\">\n<h2>Contents</h2>\n<ul>\n";
         for (const auto& [anchor, text] : contents)
             html += "<li><a href=\"#" + htmlEscape(anchor) + "\">" + htmlEscape(text) + "</a></li>\n";
@@ -429,41 +403,15 @@ private:
             ++index;
             const std::string base = "chart-cmp-" + std::to_string(index);
             s += "<h3>" + htmlEscape(row.test) + "</h3>\n";
-            std::vector<Series> throughput, latency, spectrum;
-            for (std::size_t r = 0; r < m_runs.size(); ++r) {
-                if (!row.presentIn(r))
-                    continue;
-                const LoadedRun& run = *m_runs[r];
-                const std::size_t t = std::size_t(row.testIndex[r]);
-                const TestResult& test = run.run.tests[t];
-                double factor = 1;
-                if (cmp.normalisation == Normalisation::PerKey)
-                    factor = row.keysPerRequest[r];
-                else if (cmp.normalisation == Normalisation::PerConnection)
-                    factor = run.known.connections && run.run.config.connections > 0 ? 1.0 / run.run.config.connections : 0;
-                const std::string name = "[" + std::to_string(r + 1) + "] " + cmp.labels[r];
-                Series tp { name, color(r), false, {} };
-                Series p99 { name + " p99", color(r), false, {} };
-                Series p50 { name + " p50", color(r), true, {} };
-                for (const IntervalPoint& p : test.intervals) {
-                    const double length = p.endSeconds - p.startSeconds;
-                    if (length <= 0)
-                        continue;
-                    const double mid = (p.startSeconds + p.endSeconds) / 2;
-                    if (factor > 0)
-                        tp.points.emplace_back(mid, double(p.requests) / length * factor);
-                    if (p.requests > 0) {
-                        p99.points.emplace_back(mid, double(p.p99) / kNsPerMs);
-                        p50.points.emplace_back(mid, double(p.p50) / kNsPerMs);
-                    }
-                }
-                throughput.push_back(std::move(tp));
-                latency.push_back(std::move(p99));
-                latency.push_back(std::move(p50));
-                const bool histogram = test.latency.count() > 0 && (t >= run.tests.size() || run.tests[t].hasHistogram);
-                Series sp { name, color(r), false, histogram ? spectrumPoints(test.latency) : statedSpectrum(runFigures(run, t)) };
-                spectrum.push_back(std::move(sp));
-            }
+            const ComparisonCharts data = engine::comparisonCharts(cmp, m_runs, int(&row - cmp.rows.data()));
+            const auto toSeries = [](const std::vector<ChartLine>& lines) {
+                std::vector<Series> series;
+                for (const ChartLine& line : lines)
+                    series.push_back(Series { line.name, color(line.run), line.percentile == "p50", line.points });
+                return series;
+            };
+            const std::vector<Series> throughput = toSeries(data.throughput), latency = toSeries(data.latency),
+                                      spectrum = toSeries(data.spectrum);
             const std::string unit = metricLabel(Metric::Ops, cmp.normalisation);
             s += chart(base + "-throughput", row.test + ": throughput over time", "seconds since the test's start", unit,
                        timeAxis(throughput), throughput);
@@ -633,11 +581,11 @@ private:
                 latency = { std::move(p50), std::move(p99), std::move(p999), std::move(max) };
                 const bool histogram = test.latency.count() > 0 && (t >= run.tests.size() || run.tests[t].hasHistogram);
                 spectrum.push_back(Series { test.commands.size() > 1 ? "all commands" : test.name, color(0), false,
-                                            histogram ? spectrumPoints(test.latency) : statedSpectrum(runFigures(run, t)) });
+                                            spectrumPoints(run, t) });
                 if (test.commands.size() > 1 && histogram)
                     for (std::size_t k = 0; k < test.commands.size(); ++k)
                         spectrum.push_back(Series { test.commands[k].name, color(k + 1), true,
-                                                    spectrumPoints(test.commands[k].latency) });
+                                                    spectrumPoints(run, t, int(k)) });
                 s += "<h4>" + htmlEscape(test.name) + "</h4>\n";
                 s += chart(base + "-throughput", test.name + ": throughput over time", "seconds since the test's start",
                            "requests/s", timeAxis(throughput), throughput);

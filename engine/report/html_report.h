@@ -5,8 +5,8 @@
 // inline SVG — throughput and latency over time, and the percentile spectrum
 // on a 1/(1−p) axis. No scripts, no external files, no Qt: the document is
 // well-formed XML (XHTML-compatible HTML5), so it can be checked by any XML
-// reader. PNG and PDF exports are the GUI's (Qt's renderers), not the
-// engine's.
+// reader. PDF and PNG are drawn from this document by Qt, outside the
+// engine (report_qt/report_renderer.h).
 #include <string>
 #include <vector>
 

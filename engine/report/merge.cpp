@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/report/comparison.h"
+#include "engine/report/comparison_charts.h"
 #include "engine/report/json_reader.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file.h"
@@ -22,17 +23,6 @@ namespace tacho::engine {
 namespace {
 
 std::string partName(const LoadedRun& part) { return part.path.empty() ? part.label : part.path; }
-
-// Seconds from the run's start to test `index`'s measured start.
-double testOffset(const RunResult& run, std::size_t index)
-{
-    double offset = 0;
-    for (std::size_t i = 0; i < index && i < run.tests.size(); ++i)
-        offset += run.tests[i].connectSeconds + run.tests[i].warmupSeconds + run.tests[i].seconds;
-    if (index < run.tests.size())
-        offset += run.tests[index].connectSeconds + run.tests[index].warmupSeconds;
-    return offset;
-}
 
 double medianTick(const std::vector<IntervalPoint>& intervals)
 {
@@ -280,7 +270,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
             bool found = false;
             for (std::size_t i = 0; i < r.tests.size(); ++i)
                 if (r.tests[i].name == name) {
-                    pieces.push_back({ parts[p], i, (clock ? *starts[p] - earliest : 0) + testOffset(r, i) });
+                    pieces.push_back({ parts[p], i, (clock ? *starts[p] - earliest : 0) + testStartOffset(r, i) });
                     found = true;
                     break;
                 }

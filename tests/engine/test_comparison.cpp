@@ -13,6 +13,8 @@
 #include <set>
 
 #include "engine/report/comparison.h"
+#include "engine/report/comparison_charts.h"
+#include "engine/report/csv_field.h"
 #include "engine/report/html_report.h"
 #include "engine/report/merge.h"
 #include "engine/report/run_file.h"
@@ -397,6 +399,58 @@ private slots:
         QVERIFY2(csv.find("SET,,ops,req/s,1,a.json,1000.00,1000.00,,,baseline\n") != std::string::npos, csv.c_str());
     }
 
+    // Formula-like text never reaches a spreadsheet as a formula.
+    void csvFieldsNeutraliseFormulas()
+    {
+        QCOMPARE(csvField("SET"), std::string("SET"));
+        QCOMPARE(csvField("=1+2"), std::string("'=1+2"));
+        QCOMPARE(csvField("+cmd"), std::string("'+cmd"));
+        QCOMPARE(csvField("-2"), std::string("'-2"));
+        QCOMPARE(csvField("@SUM(A1)"), std::string("'@SUM(A1)"));
+        QCOMPARE(csvField("=HYPERLINK(\"x\",1)"), std::string("\"'=HYPERLINK(\"\"x\"\",1)\""));
+        QCOMPARE(csvField("a,b"), std::string("\"a,b\""));
+        LoadedRun a = reread(makeRun({ { "SET", {}, 1000, constant(10, 100) } }), "a.json");
+        a.label = "=cmd|' /C calc'!A0";
+        const std::string csv = comparisonCsv(compareRuns({ &a }));
+        QVERIFY2(csv.find(",'=cmd|' /C calc'!A0,") != std::string::npos, csv.c_str());
+    }
+
+    // The charts' data: each run on its own clock (tests one after another,
+    // after connect and warm-up), throughput in the comparison's unit.
+    void chartDataFollowsRunClockAndNormalisation()
+    {
+        RunResult ra = makeRun({ { "SET", {}, 1000, constant(1000, 100) }, { "MSET (10 keys)", { "MSET", "k", "v" }, 500, constant(500, 100), 0, 10 } }, 4);
+        for (TestResult& t : ra.tests) {
+            t.connectSeconds = 0.5;
+            t.warmupSeconds = 1;
+            IntervalPoint p;
+            p.startSeconds = 0;
+            p.endSeconds = t.seconds;
+            p.requests = t.requests;
+            p.p50 = p.p99 = 100'000;
+            t.intervals = { p };
+        }
+        const LoadedRun a = reread(ra, "a.json");
+        QCOMPARE(testStartOffset(a.run, 0), 1.5);
+        QCOMPARE(testStartOffset(a.run, 1), 1.5 + 1.0 + 1.5);
+        Comparison cmp = compareRuns({ &a, &a }, 0, Normalisation::PerKey);
+        ComparisonCharts charts = comparisonCharts(cmp, { &a, &a });
+        QCOMPARE(charts.throughput.size(), std::size_t(2));
+        QCOMPARE(charts.throughputUnit, std::string("keys/s"));
+        const ChartPoints& points = charts.throughput[0].points;
+        QCOMPARE(points.size(), std::size_t(2));
+        QCOMPARE(points[0], std::make_pair(1.5 + 0.5, 1000.0));          // SET: 1 key per request
+        QCOMPARE(points[1], std::make_pair(4.0 + 0.5, 500.0 * 10));      // MSET: 10 keys per request
+        QCOMPARE(charts.latency.size(), std::size_t(4));                  // p99 and p50 per run
+        QCOMPARE(charts.spectrum.size(), std::size_t(4));                 // per run and test
+        QVERIFY(charts.spectrum[0].name.find("SET") != std::string::npos);
+        cmp = compareRuns({ &a, &a }, 0, Normalisation::PerConnection);
+        charts = comparisonCharts(cmp, { &a, &a }, 1);                    // MSET only, on its own clock
+        QCOMPARE(charts.throughput[0].points.at(0), std::make_pair(0.5, 500.0 / 4));
+        QCOMPARE(charts.spectrum.size(), std::size_t(2));
+        QCOMPARE(spectrumX(99), 2.0);
+    }
+
     // A merged histogram's percentiles are those of the union of the samples.
     void mergeIsLossless()
     {
@@ -588,7 +642,7 @@ private slots:
             QVERIFY(report.html.find("Configuration") != std::string::npos);
             QVERIFY(report.html.find("Environment") != std::string::npos);
             QVERIFY(report.html.find("&lt;v&amp;&quot;&#39;&gt;") != std::string::npos);
-            QVERIFY(report.html.find("PDF") != std::string::npos);
+            QVERIFY(report.html.find("Latency in milliseconds") != std::string::npos);
         }
         const HtmlReport comparison = htmlReport({ &a, &b });
         QVERIFY(comparison.html.find("Comparison per request") != std::string::npos);

@@ -381,7 +381,7 @@ private slots:
         row("no runs", report, "no runs given");
         row("--html missing", report + QStringList { "a.json", "--html" }, "--html needs a value");
         row("--baseline missing", report + QStringList { "a.json", "--baseline" }, "--baseline needs a value");
-        row("--pdf", report + QStringList { "a.json", "--pdf", "x.pdf" }, "--pdf is not available in tacho-cli");
+        row("--pdf missing", report + QStringList { "a.json", "--pdf" }, "--pdf needs a value");
         row("--baseline 2 of 1", report + QStringList { "a.json", "--baseline", "2" }, "--baseline 2: only 1 runs given");
         row("--per x", report + QStringList { "a.json", "--per", "x" }, "--per: expected request, key or connection");
         row("unknown", report + QStringList { "--bogus", "a.json" }, "unknown option --bogus");

@@ -325,11 +325,59 @@ private slots:
         QFile t(target);
         QVERIFY(t.open(QIODevice::ReadOnly));
         QVERIFY(t.readAll().startsWith("run,label"));
-        r = runCli({ "report", m_a, "--pdf", m_dir.filePath("x.pdf") });
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY(r.err.contains("desktop application"));
-        QVERIFY(runCli({ "report", "--help" }).out.contains("PNG charts and PDF reports are made by the Tacho desktop"));
+        QVERIFY(runCli({ "report", "--help" }).out.contains("--pdf FILE"));
         QVERIFY(runCli({ "help" }).out.contains("compare BASE NEW"));
+    }
+
+    // The HTML report as PDF (Qt's PDF writer, no display) and its charts as
+    // PNG: poppler renders every page, and the text names every test.
+    void pdfAndPngReports()
+    {
+        QVERIFY(QFile::exists(m_a) && QFile::exists(m_b));
+        const QString pdf = m_dir.filePath("comparison.pdf"), pngDir = m_dir.filePath("png");
+        const CliResult r = runCli({ "report", m_a, m_b, "--pdf", pdf, "--png", pngDir });
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QVERIFY2(r.out.contains("PDF report: " + pdf.toUtf8()), r.out.constData());
+        QVERIFY(r.out.contains("PNG charts: 6 in"));   // SET and GET: throughput, latency, spectrum
+        QCOMPARE(QDir(pngDir).entryList({ "*.png" }).size(), 6);
+        const auto isPng = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) && f.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8) && f.size() > 1000;
+        };
+        QVERIFY(isPng(QDir(pngDir).filePath("chart-cmp-1-spectrum.png")));
+
+        const auto run = [](const QString& program, const QStringList& args) {
+            QProcess p;
+            p.start(program, args);
+            p.waitForFinished(60000);
+            return std::make_pair(p.exitCode(), p.readAllStandardOutput());
+        };
+        const QString pdftoppm = QStandardPaths::findExecutable("pdftoppm");
+        QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm not found: ./test.sh installs it (apt-get install poppler-utils)");
+        const auto info = run(QStandardPaths::findExecutable("pdfinfo"), { pdf });
+        QCOMPARE(info.first, 0);
+        const QRegularExpressionMatch pages = QRegularExpression("Pages:\\s+(\\d+)").match(QString::fromUtf8(info.second));
+        QVERIFY2(pages.hasMatch(), info.second.constData());
+        const int pageCount = pages.captured(1).toInt();
+        QVERIFY(pageCount >= 2);
+        const QString prefix = m_dir.filePath("page");
+        QCOMPARE(run(pdftoppm, { "-r", "30", "-png", pdf, prefix }).first, 0);
+        const QStringList rendered = QDir(m_dir.path()).entryList({ "page-*.png" });
+        QCOMPARE(rendered.size(), pageCount);
+        for (const QString& page : rendered)
+            QVERIFY(isPng(m_dir.filePath(page)));
+        const auto text = run(QStandardPaths::findExecutable("pdftotext"), { pdf, "-" });
+        QCOMPARE(text.first, 0);
+        for (const char* expected : { "Tacho comparison", "SET", "GET", "Server cross-check", "a.json", "b.json" })
+            QVERIFY2(text.second.contains(expected), expected);
+
+        // One run, and an output that cannot be written.
+        const CliResult one = runCli({ "report", m_a, "--pdf", m_dir.filePath("one.pdf") });
+        QVERIFY2(one.exitCode == 0, qPrintable(describe(one)));
+        QVERIFY(QFileInfo(m_dir.filePath("one.pdf")).size() > 1000);
+        const CliResult bad = runCli({ "report", m_a, "--pdf", m_dir.filePath("no/such/dir/x.pdf") });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("no/such/dir/x.pdf"), bad.err.constData());
     }
 
     void mergeErrors()
