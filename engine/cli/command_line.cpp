@@ -208,6 +208,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         note("connection ramp: has no redis-benchmark option");
     if (config.connectTimeoutMs != defaults.connectTimeoutMs)
         note("connectTimeoutMs: has no redis-benchmark option");
+    if (config.replyTimeoutMs != defaults.replyTimeoutMs)
+        add({ "--reply-timeout", number(std::max(0, config.replyTimeoutMs) / 1000.0) });
     if (config.tickSeconds != defaults.tickSeconds)
         note("tickSeconds: has no redis-benchmark option");
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 
 namespace tacho::engine {
@@ -66,7 +67,7 @@ constexpr OptionSpec kOptions[] = {
     { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
     // Tacho
     { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
-    { "seed", 0, true },
+    { "seed", 0, true }, { "reply-timeout", 0, true },
 };
 
 std::string quoted(std::string_view text)
@@ -443,6 +444,8 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             backoffFactor = parsePositive(label, value);
         } else if (name == "--connection-timeout") {
             inv.connectionTimeoutSeconds = static_cast<std::uint32_t>(parseInteger(label, value, 0, 3600));
+        } else if (name == "--reply-timeout") {
+            config.replyTimeoutMs = replyTimeoutMs(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--thread-conn-start-min-jitter-micros" || name == "--thread-conn-start-max-jitter-micros") {
             throw notSupported(label, "connection start jitter");
         } else if (name == "--multi-key-get") {
@@ -810,6 +813,10 @@ Tacho additions:
                                  allkeys, pipelined), reported separately
       --preload-pipeline=NUM     Pipeline depth of the preload (default: 32)
       --seed=NUM                 Random seed
+      --reply-timeout=SECS       A connection waiting this long for any reply
+                                 is lost: its requests count as unanswered;
+                                 it reconnects with --reconnect-on-error, else
+                                 the run fails (default: 5; 0: wait forever)
       --json=FILE                Also write Tacho's run file
 
 Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-import and verification,

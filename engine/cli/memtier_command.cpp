@@ -150,7 +150,8 @@ std::string errorSummary(const TestResult& test)
     }
     if (test.connectErrors > 0 || test.reconnects > 0)
         out += "connections: " + std::to_string(test.connectErrors) + " lost or failed, " +
-            std::to_string(test.reconnects) + " reconnects\n";
+            std::to_string(test.reconnects) + " reconnects"
+            + (test.replyTimeouts ? ", " + std::to_string(test.replyTimeouts) + " reply timeouts" : std::string()) + "\n";
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 #include "engine/workload/benchmark_suite.h"
 
@@ -201,6 +202,9 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             config.warmupSeconds = parseSeconds(arg, value());
             if (config.warmupSeconds < 0)
                 throw UsageError("--warmup: must not be negative (got " + args[i] + ")");
+        } else if (arg == "--reply-timeout") {
+            const std::string& text = value();
+            config.replyTimeoutMs = replyTimeoutMs(arg, parseSeconds(arg, text), text);
         } else if (arg == "--json") {
             result.jsonPath = nonEmpty(value());
         } else if (arg == "--help") {
@@ -333,6 +337,10 @@ Tacho additions:
                     (decimal, >= 0); the warm-up is left out of the results.
  --json <file>      Also write the whole run (tests, percentiles,
                     environment) to <file> as JSON.
+ --reply-timeout <sec>
+                    A connection waiting this long for any reply is lost:
+                    its requests count as unanswered, and the run fails
+                    (default 5; 0 waits forever).
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

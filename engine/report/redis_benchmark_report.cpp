@@ -191,7 +191,8 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     }
     if (test.connectErrors || test.reconnects)
         out += "  connect errors: " + std::to_string(test.connectErrors) + ", reconnects: "
-            + std::to_string(test.reconnects) + "\n";
+            + std::to_string(test.reconnects)
+            + (test.replyTimeouts ? ", reply timeouts: " + std::to_string(test.replyTimeouts) : std::string()) + "\n";
     if (test.clampedLatencies)
         out += "  latencies above 60 s (counted as 60 s): " + std::to_string(test.clampedLatencies) + "\n";
     if (test.status == RunStatus::Stopped)

@@ -87,6 +87,9 @@ struct RunConfig {
     bool idle = false;                   // -I: open connections and wait
     bool showErrors = false;             // -e: print server errors (at most one per second)
     int connectTimeoutMs = 5000;
+    // A connection with requests in flight that receives nothing for this
+    // long is lost (its requests counted unanswered); 0 = wait forever.
+    int replyTimeoutMs = 5000;
 
     // Connection lifecycle (memtier's options; the worker honours them).
     std::uint64_t reconnectInterval = 0; // reconnect a connection after this many requests (0 = never)

@@ -385,6 +385,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     test.reconnects = total.reconnects;
     test.connectErrors = total.connectErrors;
     test.unanswered = total.unanswered;
+    test.replyTimeouts = total.replyTimeouts;
     test.warmupRequests = total.warmupRequests;
     test.maxSendLagNs = total.maxSendLagNs;
     for (std::size_t kind = 0; kind < IntervalStats::kErrorKinds; ++kind)

@@ -209,6 +209,10 @@ private slots:
         row("--duration 0", rb + QStringList { "--duration", "0" }, "--duration: must be greater than 0 seconds (got 0)");
         row("--duration -1", rb + QStringList { "--duration", "-1" }, "--duration: must be greater than 0 seconds (got -1)");
         row("--warmup -1", rb + QStringList { "--warmup", "-1" }, "--warmup: must not be negative (got -1)");
+        row("--reply-timeout -1", rb + QStringList { "--reply-timeout", "-1" },
+            "--reply-timeout: must be between 0 and 3600 seconds (got -1)");
+        row("--reply-timeout 0.0001", rb + QStringList { "--reply-timeout", "0.0001" },
+            "--reply-timeout: must be at least 0.001 seconds, or 0 to wait forever (got 0.0001)");
         row("-n 2^64", rb + QStringList { "-n", "18446744073709551616" }, "-n: ", "must be at least 0", kOverflowBug);
         row("--seed 2^64", rb + QStringList { "--seed", "18446744073709551616" }, "--seed: ", "must be at least 0", kOverflowBug);
         // Conflicting.
@@ -278,6 +282,9 @@ private slots:
         row("--select-db=-1", mt + QStringList { "--select-db=-1" }, "--select-db: must be between 0 and 2147483647 (got -1)");
         row("--multi-key-get=0", mt + QStringList { "--multi-key-get=0" }, "--multi-key-get: must be between 1 and 100000 (got 0)");
         row("-n 0", mt + QStringList { "-n", "0" }, "-n: must be at least 1 (got 0)");
+        row("--reply-timeout=3601", mt + QStringList { "--reply-timeout=3601" },
+            "--reply-timeout: must be between 0 and 3600 seconds (got 3601)");
+        row("--reply-timeout=soon", mt + QStringList { "--reply-timeout=soon" }, "--reply-timeout: 'soon' is not a number");
         row("-n 2^64", mt + QStringList { "-n", "18446744073709551616" }, "-n: ", "must be at least 1", kOverflowBug);
         row("-n too many per client", mt + QStringList { "-n", "18446744073709551615", "-c", "2" }, "--requests: 18446744073709551615 per client is too many");
         row("threads x clients", mt + QStringList { "--threads=256", "--clients=1000" },

@@ -1,0 +1,19 @@
+#include "engine/cli/shared_options.h"
+
+#include <cmath>
+
+#include "engine/cli/usage_error.h"
+
+namespace tacho::engine {
+
+int replyTimeoutMs(const std::string& option, double seconds, const std::string& text)
+{
+    if (!(seconds >= 0 && seconds <= 3600))
+        throw UsageError(option + ": must be between 0 and 3600 seconds (got " + text + ")");
+    const double ms = std::round(seconds * 1000);
+    if (seconds > 0 && ms < 1)
+        throw UsageError(option + ": must be at least 0.001 seconds, or 0 to wait forever (got " + text + ")");
+    return static_cast<int>(ms);
+}
+
+} // namespace tacho::engine
