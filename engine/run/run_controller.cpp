@@ -91,6 +91,24 @@ std::uint64_t seedFor(const RunConfig& config)
     return config.seedGiven ? config.seed : nowNs();
 }
 
+// INFO commandstats over the control connection. CLIENT KILL (TYPE normal,
+// or of every client) closes it along with the benchmark's connections: then
+// it is opened again, once per read, so the cross-check survives.
+std::optional<std::map<std::string, CommandStat>> readProbeStats(SyncClient* probe, const RunConfig& config, std::string* error)
+{
+    if (!probe)
+        return std::nullopt;
+    std::optional<std::map<std::string, CommandStat>> stats;
+    if (probe->isOpen()) {
+        stats = readCommandStats(*probe, error);
+        if (stats || !probe->peerClosed())
+            return stats;
+    }
+    if (probe->open(config, error))
+        stats = readCommandStats(*probe, error);
+    return stats;
+}
+
 } // namespace
 
 RunController::RunController(RunConfig config) : m_config(std::move(config)) {}
@@ -182,7 +200,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (m_config.idle)
             return std::nullopt;
         if (!slots)
-            return probe && probe->isOpen() ? readCommandStats(*probe, &error) : std::nullopt;
+            return readProbeStats(probe, m_config, &error);
         std::map<std::string, CommandStat> sum;
         for (int node : slots->servingNodes()) {
             RunConfig nodeConfig = m_config;
