@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/cli/memtier_args.h"
+#include "engine/cli/shared_options.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/memtier_report.h"
 #include "engine/report/redis_benchmark_report.h"
@@ -248,7 +249,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             preloadStats = memtierStatsFromTest(preloadResult->tests.front(), { "SET", "GET" }, true, false,
                                                 ends.empty() ? epochSeconds() : ends.front());
         if (preloadResult->status == RunStatus::Failed) {
-            err << kPrefix << "error: preload failed: " << preloadResult->failure << "\n";
+            err << kPrefix << "error: preload failed: " << withAuthAdvice(preloadResult->failure, kMemtierAuthAdvice) << "\n";
             status = 1;
         }
     }
@@ -271,7 +272,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             io.onController(mainController.get());
         result = runWithProgress(*mainController, io, "memtier", ends);
         if (result.status == RunStatus::Failed) {
-            err << kPrefix << "error: " << result.failure << "\n";
+            err << kPrefix << "error: " << withAuthAdvice(result.failure, kMemtierAuthAdvice) << "\n";
             status = 1;
         } else if (result.status == RunStatus::Stopped) {
             err << kPrefix << "stopped before the end; the results below are partial\n";

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/shared_options.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
 #include "engine/run/run_controller.h"
@@ -119,7 +120,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
 
     int status = result.status == RunStatus::Failed ? 1 : 0;
     if (result.status == RunStatus::Failed)
-        err << kPrefix << "error: " << result.failure << "\n";
+        err << kPrefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
     else if (result.status == RunStatus::Stopped)
         err << kPrefix << "stopped before the end; the results above are partial\n";
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/cli/usage_error.h"
+#include "engine/run/server_probe.h"
 
 namespace tacho::engine {
 
@@ -14,6 +15,13 @@ int replyTimeoutMs(const std::string& option, double seconds, const std::string&
     if (seconds > 0 && ms < 1)
         throw UsageError(option + ": must be at least 0.001 seconds, or 0 to wait forever (got " + text + ")");
     return static_cast<int>(ms);
+}
+
+std::string withAuthAdvice(std::string message, std::string_view advice)
+{
+    if (const std::size_t at = message.find(kAuthAdvice); at != std::string::npos)
+        message.replace(at, kAuthAdvice.size(), advice);
+    return message;
 }
 
 } // namespace tacho::engine

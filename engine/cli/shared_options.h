@@ -2,11 +2,22 @@
 // Options that both command-line dialects (redis-benchmark, memtier) offer
 // with the same meaning, checked in one place so they say the same thing.
 #include <string>
+#include <string_view>
 
 namespace tacho::engine {
 
 // --reply-timeout in seconds (decimal) → RunConfig::replyTimeoutMs. 0 turns
 // the timeout off; at most an hour. Throws UsageError naming `option`.
 int replyTimeoutMs(const std::string& option, double seconds, const std::string& text);
+
+// `message` with the engine's option-free advice for a server that wants a
+// password (kAuthAdvice) replaced by the dialect's own `advice`.
+std::string withAuthAdvice(std::string message, std::string_view advice);
+
+// The dialects' advice, naming options they have.
+inline constexpr std::string_view kRedisBenchmarkAuthAdvice =
+    "give a password with -a (and a user name with --user if the server uses ACL users)";
+inline constexpr std::string_view kMemtierAuthAdvice =
+    "give a password with -a PASSWORD, or -a USER:PASSWORD for an ACL user";
 
 } // namespace tacho::engine
