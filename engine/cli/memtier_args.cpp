@@ -97,8 +97,8 @@ std::uint64_t parseInteger(const std::string& option, std::string_view text, std
         throw UsageError(option + ": " + quoted(text) + " is not a whole number");
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range)
-        throw rangeError();
+    if (ec == std::errc::result_out_of_range)   // beyond 64 bits: "must be at least 0" would be nonsense
+        throw UsageError(option + ": " + std::string(text) + " is too large (at most " + std::to_string(max) + ")");
     if (ec != std::errc() || end != text.data() + text.size())
         throw UsageError(option + ": " + quoted(text) + " is not a whole number");
     if (value < min || value > max)
