@@ -211,6 +211,17 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         return 0;
     }
 
+    // memtier_benchmark refuses to start when it cannot open --out-file; the
+    // other outputs are checked too, so that no report is lost after the run.
+    std::string outputError;
+    if (!checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
+                            { "--hdr-file-prefix",
+                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.hgrm" } },
+                          &outputError)) {
+        err << kPrefix << outputError << "\n";
+        return 2;
+    }
+
     const std::vector<double>& percentiles = inv.percentiles;
     const bool setGet = !inv.workload.arbitrary();
     auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);

@@ -58,6 +58,12 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         return 0;
     }
     const RunConfig& config = invocation.config;
+    // Checked before the run, so that a run file is not lost after it.
+    std::string outputError;
+    if (!checkOutputFiles({ { "--json", invocation.jsonPath } }, &outputError)) {
+        err << kPrefix << outputError << "\n";
+        return 2;
+    }
 
     RunController controller(config);
     if (io.onController)

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "engine/cli/usage_error.h"
+#include "engine/report/atomic_file.h"
 #include "engine/run/server_probe.h"
 
 namespace tacho::engine {
@@ -15,6 +16,18 @@ int replyTimeoutMs(const std::string& option, double seconds, const std::string&
     if (seconds > 0 && ms < 1)
         throw UsageError(option + ": must be at least 0.001 seconds, or 0 to wait forever (got " + text + ")");
     return static_cast<int>(ms);
+}
+
+bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error)
+{
+    for (const OutputFile& output : outputs) {
+        std::string why;
+        if (!output.path.empty() && !checkWritable(output.path, &why)) {
+            *error = std::string(output.option) + ": " + why;
+            return false;
+        }
+    }
+    return true;
 }
 
 std::string withAuthAdvice(std::string message, std::string_view advice)

@@ -3,12 +3,22 @@
 // with the same meaning, checked in one place so they say the same thing.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tacho::engine {
 
 // --reply-timeout in seconds (decimal) → RunConfig::replyTimeoutMs. 0 turns
 // the timeout off; at most an hour. Throws UsageError naming `option`.
 int replyTimeoutMs(const std::string& option, double seconds, const std::string& text);
+
+// Output files (option, path; empty paths skipped) checked before a run, so
+// that a report is not lost after it: false with "OPTION: cannot write PATH:
+// <reason>" for the first that cannot be written.
+struct OutputFile {
+    const char* option;
+    std::string path;
+};
+bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error);
 
 // `message` with the engine's option-free advice for a server that wants a
 // password (kAuthAdvice) replaced by the dialect's own `advice`.
