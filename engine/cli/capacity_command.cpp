@@ -819,8 +819,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
 
     if (!inv.jsonPath.empty()) {
         RunResult file;
-        file.config = runner.configFor(o.from);
-        file.config.password.clear();
+        file.config = withoutSecrets(runner.configFor(o.from));
         std::optional<std::size_t> preloadIndex;
         if (preload) {
             file.environment = preload->environment;

@@ -499,7 +499,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             file.status = RunStatus::Failed;
             file.failure = "preload: " + preloadResult->failure;
         }
-        file.config.password.clear();
+        file.config = withoutSecrets(std::move(file.config));
         std::string error;
         if (!writeRunFile(inv.jsonPath, file, &error)) {
             err << kPrefix << error << "\n";

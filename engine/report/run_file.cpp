@@ -44,7 +44,7 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
     w.key("endpoint");
     writeEndpoint(w, c.endpoint);
     w.field("user", c.user);
-    w.field("passwordSet", !c.password.empty());
+    w.field("passwordSet", c.passwordSet || !c.password.empty());
     w.field("cluster", c.cluster);
     w.field("database", c.database);
     w.field("protocol", c.protocol);

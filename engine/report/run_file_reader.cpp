@@ -279,6 +279,7 @@ void readConfig(const Node& n, RunConfig& c)
         readEndpoint(*e, c.endpoint);
     optString(n, "user", c.user);
     c.password.clear();   // never stored; "passwordSet" only says one was used
+    optBool(n, "passwordSet", c.passwordSet);
     optInt(n, "database", c.database, 0, INT_MAX);
     optInt(n, "protocol", c.protocol, 2, 3);
     optInt(n, "connections", c.connections, 0, INT_MAX);

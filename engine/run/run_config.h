@@ -54,6 +54,8 @@ struct RunConfig {
     Endpoint endpoint;
     std::string user;                    // ACL user; empty = default
     std::string password;                // never written to a run file
+    // A stored config (a run file) has no password; this says one was used.
+    bool passwordSet = false;
     int database = 0;                    // SELECT when non-zero
     // Redis Cluster: discover the masters from the endpoint (a seed node),
     // give every client a connection to each, route by key slot, follow
@@ -104,5 +106,9 @@ struct RunConfig {
     double rampStepSeconds = 0;
     double tickSeconds = 0.1;            // interval snapshot period
 };
+
+// The config as a result keeps it: the password removed, passwordSet
+// remembering that there was one.
+RunConfig withoutSecrets(RunConfig config);
 
 } // namespace tacho::engine

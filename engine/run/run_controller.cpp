@@ -116,8 +116,7 @@ RunController::RunController(RunConfig config) : m_config(std::move(config)) {}
 RunResult RunController::run()
 {
     RunResult result;
-    result.config = m_config;
-    result.config.password.clear();
+    result.config = withoutSecrets(m_config);
     fillLocalEnvironment(result.environment);
     const std::uint64_t runStart = nowNs();
 
