@@ -67,7 +67,7 @@ constexpr OptionSpec kOptions[] = {
     { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
     // Tacho
     { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
-    { "seed", 0, true }, { "reply-timeout", 0, true },
+    { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
 };
 
 std::string quoted(std::string_view text)
@@ -444,6 +444,8 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             backoffFactor = parsePositive(label, value);
         } else if (name == "--connection-timeout") {
             inv.connectionTimeoutSeconds = static_cast<std::uint32_t>(parseInteger(label, value, 0, 3600));
+        } else if (name == "--cleanup") {
+            inv.cleanup = true;
         } else if (name == "--reply-timeout") {
             config.replyTimeoutMs = replyTimeoutMs(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--thread-conn-start-min-jitter-micros" || name == "--thread-conn-start-max-jitter-micros") {
@@ -813,6 +815,9 @@ Tacho additions:
                                  allkeys, pipelined), reported separately
       --preload-pipeline=NUM     Pipeline depth of the preload (default: 32)
       --seed=NUM                 Random seed
+      --cleanup                  After the run, remove the keys it addressed
+                                 (SCAN + UNLINK of --key-prefix followed by a
+                                 number) and say how many; other keys stay
       --reply-timeout=SECS       A connection waiting this long for any reply
                                  is lost: its requests count as unanswered;
                                  it reconnects with --reconnect-on-error, else

@@ -506,6 +506,13 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             status = 1;
         }
     }
+    if (inv.cleanup) {
+        RunConfig written = inv.preload ? memtierPreloadConfig(inv) : inv.config;
+        TestSpec measured;
+        measured.generator = factory;
+        written.tests.push_back(measured);
+        status = std::max(status, cleanUpAfterRun(written, out));
+    }
     return status;
 }
 

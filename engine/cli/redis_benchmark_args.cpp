@@ -207,6 +207,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             config.replyTimeoutMs = replyTimeoutMs(arg, parseSeconds(arg, text), text);
         } else if (arg == "--json") {
             result.jsonPath = nonEmpty(value());
+        } else if (arg == "--cleanup") {
+            result.cleanup = true;
         } else if (arg == "--help") {
             // Like redis-benchmark: help wins over whatever follows.
             result.showHelp = true;
@@ -226,6 +228,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
     } else if (config.requests == 0) {
         throw UsageError("-n: must be at least 1 (got 0); -n 0 is only valid with --duration");
     }
+    if (result.cleanup && config.idle)
+        throw UsageError("--cleanup: -I sends nothing, so there is nothing to clean up");
     if (config.threads > config.connections)
         throw UsageError("--threads: " + std::to_string(config.threads) + " threads cannot exceed -c (" +
                          std::to_string(config.connections) + " clients)");
@@ -337,6 +341,9 @@ Tacho additions:
                     (decimal, >= 0); the warm-up is left out of the results.
  --json <file>      Also write the whole run (tests, percentiles,
                     environment) to <file> as JSON.
+ --cleanup          After the run, remove the keys the tests addressed
+                    (SCAN + UNLINK by their pattern, e.g. key:[0-9]... with
+                    -r) and say how many; other keys are left alone.
  --reply-timeout <sec>
                     A connection waiting this long for any reply is lost:
                     its requests count as unanswered, and the run fails

@@ -137,6 +137,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
             status = 1;
         }
     }
+    if (invocation.cleanup)   // CSV keeps standard output to its rows
+        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out));
     return status;
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/cli/usage_error.h"
 #include "engine/report/atomic_file.h"
+#include "engine/run/key_cleanup.h"
 #include "engine/run/server_probe.h"
 
 namespace tacho::engine {
@@ -28,6 +29,13 @@ bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error
         }
     }
     return true;
+}
+
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report)
+{
+    const CleanupResult result = removeKeysMatching(config, cleanupPatterns(config));
+    report << describeCleanup(result) << "\n" << std::flush;
+    return result.error.empty() ? 0 : 1;
 }
 
 std::string withAuthAdvice(std::string message, std::string_view advice)

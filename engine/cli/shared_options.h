@@ -1,9 +1,12 @@
 #pragma once
 // Options that both command-line dialects (redis-benchmark, memtier) offer
 // with the same meaning, checked in one place so they say the same thing.
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "engine/run/run_config.h"
 
 namespace tacho::engine {
 
@@ -19,6 +22,12 @@ struct OutputFile {
     std::string path;
 };
 bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error);
+
+// --cleanup after a run: removes the keys of the config's tests
+// (engine/run/key_cleanup.h) and writes one line saying how many to
+// `report`. Returns the exit status it asks for: 0, or 1 when it could not
+// finish.
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report);
 
 // `message` with the engine's option-free advice for a server that wants a
 // password (kAuthAdvice) replaced by the dialect's own `advice`.

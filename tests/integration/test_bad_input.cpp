@@ -208,6 +208,7 @@ private slots:
         row("--duration 0", rb + QStringList { "--duration", "0" }, "--duration: must be greater than 0 seconds (got 0)");
         row("--duration -1", rb + QStringList { "--duration", "-1" }, "--duration: must be greater than 0 seconds (got -1)");
         row("--warmup -1", rb + QStringList { "--warmup", "-1" }, "--warmup: must not be negative (got -1)");
+        row("--cleanup -I", rb + QStringList { "--cleanup", "-I" }, "--cleanup: -I sends nothing, so there is nothing to clean up");
         row("--reply-timeout -1", rb + QStringList { "--reply-timeout", "-1" },
             "--reply-timeout: must be between 0 and 3600 seconds (got -1)");
         row("--reply-timeout 0.0001", rb + QStringList { "--reply-timeout", "0.0001" },
