@@ -1,4 +1,5 @@
 #include "engine/cli/capacity_command.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
@@ -266,19 +267,6 @@ std::string stepLine(CapacityDimension d, const CapacityStep& s)
         + padLeft(fixed(s.p999Ns / 1e6, 3), 9) + "  " + result + "\n";
 }
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 // The curve, by setting.
 std::string curveCsv(const CapacityResult& r)
 {
@@ -295,7 +283,7 @@ std::string curveCsv(const CapacityResult& r)
             s.noisy ? "true" : "false", std::to_string(s.requests), std::to_string(s.errors), fixed(s.seconds, 3)
         };
         for (std::size_t i = 0; i < cells.size(); ++i)
-            out += (i ? "," : "") + csvField(cells[i]);
+            out += (i ? "," : "") + csvCell(cells[i]);
         out += "\n";
     }
     return out;

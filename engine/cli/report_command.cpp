@@ -1,4 +1,5 @@
 #include "engine/cli/report_command.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <cstdio>
@@ -18,19 +19,6 @@ namespace tacho::engine {
 namespace {
 
 constexpr const char* kPrefix = "tacho-cli report: ";
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
@@ -88,8 +76,8 @@ std::string runsCsv(const std::vector<const LoadedRun*>& runs)
                 std::string check;
                 if (command < 0 && test.crossCheck.available)
                     check = test.crossCheck.agrees() ? "agrees" : "differs";
-                out += std::to_string(r + 1) + "," + csvField(run.label) + "," + csvField(run.path) + ","
-                    + csvField(run.format) + "," + csvField(test.name) + "," + csvField(commandName) + ","
+                out += std::to_string(r + 1) + "," + csvCell(run.label) + "," + csvCell(run.path) + ","
+                    + csvCell(run.format) + "," + csvCell(test.name) + "," + csvCell(commandName) + ","
                     + (countsKnown ? std::to_string(requests) : std::string()) + "," + cell(Metric::Errors) + ","
                     + (test.seconds > 0 ? fixed(test.seconds, 3) : std::string()) + "," + cell(Metric::Ops) + ","
                     + cell(Metric::Avg) + "," + cell(Metric::P50) + "," + cell(Metric::P95) + "," + cell(Metric::P99) + ","

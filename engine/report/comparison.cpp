@@ -1,4 +1,5 @@
 #include "engine/report/comparison.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
@@ -67,19 +68,6 @@ std::string clipName(const std::string& name, std::size_t max = 60)
     while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80)
         --cut;   // not inside a UTF-8 sequence
     return name.substr(0, cut) + "...";
-}
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::vector<std::string> splitWords(std::string_view line)
@@ -839,9 +827,9 @@ std::string comparisonCsv(const Comparison& cmp)
                     continue;
                 const ComparisonCell& cell = row.cells[r][m];
                 const ComparisonCell& base = row.cells[cmp.baseline][m];
-                out += csvField(row.test) + "," + csvField(row.command) + "," + metricKey(metric) + ","
-                    + csvField(metricLabel(metric, cmp.normalisation)) + "," + std::to_string(r + 1) + ","
-                    + csvField(cmp.labels[r]) + "," + num(cell.value, decimals) + "," + num(base.value, decimals) + ","
+                out += csvCell(row.test) + "," + csvCell(row.command) + "," + metricKey(metric) + ","
+                    + csvCell(metricLabel(metric, cmp.normalisation)) + "," + std::to_string(r + 1) + ","
+                    + csvCell(cmp.labels[r]) + "," + num(cell.value, decimals) + "," + num(base.value, decimals) + ","
                     + num(cell.change, decimals) + "," + num(cell.percent, 2) + "," + verdictName(cell.verdict) + "\n";
             }
         }
