@@ -562,6 +562,8 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
             throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
         if (inv.config.idle)
             throw UsageError(prefix + "-I: idle connections send nothing to measure");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
         w.config = std::move(inv.config);
         return w;
     }
@@ -586,6 +588,8 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
             throw UsageError(prefix + "--hdr-file-prefix: not available here; the run file (--json) holds the histograms");
         if (inv.runCount > 1)
             throw UsageError(prefix + "--run-count: every setting runs once here");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
         auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
         TestSpec spec;
         spec.name = "memtier";

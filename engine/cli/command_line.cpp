@@ -222,6 +222,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         add({ "--precision", std::to_string(invocation.precision) });
     if (!invocation.jsonPath.empty())
         add({ "--json", invocation.jsonPath });
+    if (invocation.cleanup)
+        add({ "--cleanup" });
 
     // Tests: a -t selection of the built-in suite, or one custom command,
     // which must come last (everything after it belongs to the command).

@@ -360,7 +360,7 @@ private slots:
         for (const char* option : {"-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads",
                                    "-k", "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert",
                                    "--cacertdir", "--cert", "--key", "--tls-ciphers", "--tls-ciphersuites",
-                                   "--duration", "--warmup", "--json"})
+                                   "--duration", "--warmup", "--json", "--reply-timeout"})
             QTest::newRow(option) << QString::fromLatin1(option);
     }
 

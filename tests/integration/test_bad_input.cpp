@@ -430,6 +430,8 @@ private slots:
         row("workload --json", cap + range + QStringList { "--", "redis-benchmark", "-t", "set", "--json", "x.json" },
             "--json: give --json before '--'");
         row("memtier -o", cap + range + QStringList { "--", "memtier", "-o", "x.txt" }, "workload (memtier): --out-file");
+        row("workload --cleanup", cap + range + QStringList { "--", "memtier", "--cleanup" },
+            "workload (memtier): --cleanup: not available for a series of runs");
     }
     void capacityOptions() { checkUsageError("Try 'tacho-cli capacity --help'"); }
 
