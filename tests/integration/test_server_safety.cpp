@@ -16,13 +16,7 @@ using tacho::test::runCli;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode)
-        .arg(r.timedOut)
-        .arg(QString::fromUtf8(r.out.right(3000)), QString::fromUtf8(r.err.left(3000)));
-}
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 // Commands that lose data or change the server; none may appear unasked.
 const QStringList kDestructive { "flushall", "flushdb", "config|set", "config|resetstat", "config|rewrite",
