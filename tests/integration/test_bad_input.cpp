@@ -71,20 +71,17 @@ quint64 inodeOf(const QString& path)
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? quint64(st.st_ino) : 0;
 }
 
-// Rows: arguments, a text stderr must contain, a text it must not contain,
-// and — when one of those checks meets a known bug — the bug.
+// Rows: arguments, a text stderr must contain, and a text it must not contain.
 void addColumns()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     QTest::addColumn<QString>("forbidden");
-    QTest::addColumn<QByteArray>("bug");
 }
 
-void row(const char* name, const QStringList& args, const QString& message, const QString& forbidden = {},
-         const QByteArray& bug = {})
+void row(const char* name, const QStringList& args, const QString& message, const QString& forbidden = {})
 {
-    QTest::newRow(name) << args << message << forbidden << bug;
+    QTest::newRow(name) << args << message << forbidden;
 }
 
 // Exit 2, nothing on stdout, the message (naming the option) on stderr.
@@ -93,19 +90,14 @@ void checkUsageError(const QString& help)
     QFETCH(QStringList, args);
     QFETCH(QString, message);
     QFETCH(QString, forbidden);
-    QFETCH(QByteArray, bug);
     const CliResult r = runCli(args, 10000);
     QVERIFY2(!r.timedOut && !r.crashed, qPrintable(describe(r)));
     QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
     QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
     if (!help.isEmpty())
         QVERIFY2(r.err.contains(help.toUtf8()), qPrintable(describe(r)));
-    if (!bug.isEmpty() && forbidden.isEmpty())
-        QEXPECT_FAIL("", bug.constData(), Continue);
     QVERIFY2(r.err.contains(message.toUtf8()), qPrintable(QString("expected '%1'\n%2").arg(message, describe(r))));
     if (!forbidden.isEmpty()) {
-        if (!bug.isEmpty())
-            QEXPECT_FAIL("", bug.constData(), Continue);
         QVERIFY2(!r.err.contains(forbidden.toUtf8()), qPrintable(QString("unexpected '%1'\n%2").arg(forbidden, describe(r))));
     }
 }

@@ -37,15 +37,6 @@ class TestServerSafety : public QObject {
     Q_OBJECT
 
 private:
-    static bool startServer(RedisServer& server)
-    {
-        QString error;
-        if (!server.start(&error)) {
-            qWarning("%s", qPrintable(error));
-            return false;
-        }
-        return true;
-    }
     // Keys the user had before the run; the run must leave all of them.
     static void addUserKeys(const RedisServer& server, const QStringList& keys)
     {
@@ -65,7 +56,8 @@ private slots:
     void defaultRunsSendNothingDestructive()
     {
         RedisServer server;
-        QVERIFY(startServer(server));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
         const QStringList userKeys { "user:1", "mylist-of-the-user", "memtier-but-mine" };
         addUserKeys(server, userKeys);
         const QString port = QString::number(server.port());
@@ -91,7 +83,8 @@ private slots:
     void redisBenchmarkCleanupRemovesOnlyItsKeys()
     {
         RedisServer server;
-        QVERIFY(startServer(server));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
         const QStringList userKeys { "user:1", "key:not-digits", "key:12345", "mylist2", "counter" };
         addUserKeys(server, userKeys);
         const QStringList run { "redis-benchmark", "-p", QString::number(server.port()), "-t", "set,incr,lpush",
@@ -119,7 +112,8 @@ private slots:
     void memtierCleanupRemovesOnlyItsPrefix()
     {
         RedisServer server;
-        QVERIFY(startServer(server));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
         const QStringList userKeys { "bench:x", "bench:", "memtier-1", "other:5" };
         addUserKeys(server, userKeys);
         const CliResult r = runCli({ "memtier", "-p", QString::number(server.port()), "-t", "1", "-c", "3", "--ratio=1:0",
@@ -139,7 +133,8 @@ private slots:
     void cleanupThatCannotScanSaysSo()
     {
         RedisServer server;
-        QVERIFY(startServer(server));
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
         QVERIFY(!server.command({ "ACL", "SETUSER", "writer", "on", ">writer-pw", "~*", "+@all", "-scan" }).isError());
         const CliResult r = runCli({ "redis-benchmark", "-p", QString::number(server.port()), "--user", "writer", "-a",
                                      "writer-pw", "-t", "set", "-n", "50", "-c", "1", "-q", "--cleanup" },
