@@ -5,7 +5,7 @@
 #include <QIcon>
 #include <QPixmap>
 
-#include "engine/report/csv_field.h"
+#include "engine/report/csv_cell.h"
 #include "ui/command_colors.h"
 #include "ui/number_format.h"
 
@@ -14,7 +14,7 @@ namespace tacho::ui {
 namespace {
 
 // The engine's CSV field: quoted as needed, formula-like text neutralised.
-QString csvField(const QString& text) { return QString::fromStdString(engine::csvField(text.toStdString())); }
+QString csvField(const QString& text) { return QString::fromStdString(engine::csvCell(text.toStdString())); }
 
 } // namespace
 

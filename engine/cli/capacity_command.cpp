@@ -1,4 +1,5 @@
 #include "engine/cli/capacity_command.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
@@ -266,19 +267,6 @@ std::string stepLine(CapacityDimension d, const CapacityStep& s)
         + padLeft(fixed(s.p999Ns / 1e6, 3), 9) + "  " + result + "\n";
 }
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 // The curve, by setting.
 std::string curveCsv(const CapacityResult& r)
 {
@@ -295,7 +283,7 @@ std::string curveCsv(const CapacityResult& r)
             s.noisy ? "true" : "false", std::to_string(s.requests), std::to_string(s.errors), fixed(s.seconds, 3)
         };
         for (std::size_t i = 0; i < cells.size(); ++i)
-            out += (i ? "," : "") + csvField(cells[i]);
+            out += (i ? "," : "") + csvCell(cells[i]);
         out += "\n";
     }
     return out;
@@ -574,6 +562,8 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
             throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
         if (inv.config.idle)
             throw UsageError(prefix + "-I: idle connections send nothing to measure");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
         w.config = std::move(inv.config);
         return w;
     }
@@ -598,6 +588,8 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
             throw UsageError(prefix + "--hdr-file-prefix: not available here; the run file (--json) holds the histograms");
         if (inv.runCount > 1)
             throw UsageError(prefix + "--run-count: every setting runs once here");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
         auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
         TestSpec spec;
         spec.name = "memtier";
@@ -819,8 +811,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
 
     if (!inv.jsonPath.empty()) {
         RunResult file;
-        file.config = runner.configFor(o.from);
-        file.config.password.clear();
+        file.config = withoutSecrets(runner.configFor(o.from));
         std::optional<std::size_t> preloadIndex;
         if (preload) {
             file.environment = preload->environment;

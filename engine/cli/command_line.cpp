@@ -208,6 +208,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         note("connection ramp: has no redis-benchmark option");
     if (config.connectTimeoutMs != defaults.connectTimeoutMs)
         note("connectTimeoutMs: has no redis-benchmark option");
+    if (config.replyTimeoutMs != defaults.replyTimeoutMs)
+        add({ "--reply-timeout", number(std::max(0, config.replyTimeoutMs) / 1000.0) });
     if (config.tickSeconds != defaults.tickSeconds)
         note("tickSeconds: has no redis-benchmark option");
 
@@ -220,6 +222,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
         add({ "--precision", std::to_string(invocation.precision) });
     if (!invocation.jsonPath.empty())
         add({ "--json", invocation.jsonPath });
+    if (invocation.cleanup)
+        add({ "--cleanup" });
 
     // Tests: a -t selection of the built-in suite, or one custom command,
     // which must come last (everything after it belongs to the command).

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 
 namespace tacho::engine {
@@ -66,7 +67,7 @@ constexpr OptionSpec kOptions[] = {
     { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
     // Tacho
     { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
-    { "seed", 0, true },
+    { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
 };
 
 std::string quoted(std::string_view text)
@@ -96,8 +97,8 @@ std::uint64_t parseInteger(const std::string& option, std::string_view text, std
         throw UsageError(option + ": " + quoted(text) + " is not a whole number");
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range)
-        throw rangeError();
+    if (ec == std::errc::result_out_of_range)   // beyond 64 bits: "must be at least 0" would be nonsense
+        throw UsageError(option + ": " + std::string(text) + " is too large (at most " + std::to_string(max) + ")");
     if (ec != std::errc() || end != text.data() + text.size())
         throw UsageError(option + ": " + quoted(text) + " is not a whole number");
     if (value < min || value > max)
@@ -443,6 +444,10 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             backoffFactor = parsePositive(label, value);
         } else if (name == "--connection-timeout") {
             inv.connectionTimeoutSeconds = static_cast<std::uint32_t>(parseInteger(label, value, 0, 3600));
+        } else if (name == "--cleanup") {
+            inv.cleanup = true;
+        } else if (name == "--reply-timeout") {
+            config.replyTimeoutMs = replyTimeoutMs(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--thread-conn-start-min-jitter-micros" || name == "--thread-conn-start-max-jitter-micros") {
             throw notSupported(label, "connection start jitter");
         } else if (name == "--multi-key-get") {
@@ -812,6 +817,13 @@ Tacho additions:
                                  allkeys, pipelined), reported separately
       --preload-pipeline=NUM     Pipeline depth of the preload (default: 32)
       --seed=NUM                 Random seed
+      --cleanup                  After the run, remove the keys it addressed
+                                 (SCAN + UNLINK of --key-prefix followed by a
+                                 number) and say how many; other keys stay
+      --reply-timeout=SECS       A connection waiting this long for any reply
+                                 is lost: its requests count as unanswered;
+                                 it reconnects with --reconnect-on-error, else
+                                 the run fails (default: 5; 0: wait forever)
       --json=FILE                Also write Tacho's run file
 
 Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-import and verification,

@@ -59,6 +59,7 @@ struct MemtierInvocation {
     // Tacho additions.
     bool preload = false;                      // --preload: fill the key range first, reported apart
     std::uint32_t preloadPipeline = 32;        // --preload-pipeline
+    bool cleanup = false;                      // --cleanup: remove the run's keys afterwards
 
     bool showHelp = false;
     bool showVersion = false;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/cli/memtier_args.h"
+#include "engine/cli/shared_options.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/memtier_report.h"
 #include "engine/report/redis_benchmark_report.h"
@@ -150,7 +151,8 @@ std::string errorSummary(const TestResult& test)
     }
     if (test.connectErrors > 0 || test.reconnects > 0)
         out += "connections: " + std::to_string(test.connectErrors) + " lost or failed, " +
-            std::to_string(test.reconnects) + " reconnects\n";
+            std::to_string(test.reconnects) + " reconnects"
+            + (test.replyTimeouts ? ", " + std::to_string(test.replyTimeouts) + " reply timeouts" : std::string()) + "\n";
     return out;
 }
 
@@ -209,6 +211,17 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         return 0;
     }
 
+    // memtier_benchmark refuses to start when it cannot open --out-file; the
+    // other outputs are checked too, so that no report is lost after the run.
+    std::string outputError;
+    if (!checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
+                            { "--hdr-file-prefix",
+                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.hgrm" } },
+                          &outputError)) {
+        err << kPrefix << outputError << "\n";
+        return 2;
+    }
+
     const std::vector<double>& percentiles = inv.percentiles;
     const bool setGet = !inv.workload.arbitrary();
     auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
@@ -247,7 +260,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             preloadStats = memtierStatsFromTest(preloadResult->tests.front(), { "SET", "GET" }, true, false,
                                                 ends.empty() ? epochSeconds() : ends.front());
         if (preloadResult->status == RunStatus::Failed) {
-            err << kPrefix << "error: preload failed: " << preloadResult->failure << "\n";
+            err << kPrefix << "error: preload failed: " << withAuthAdvice(preloadResult->failure, kMemtierAuthAdvice) << "\n";
             status = 1;
         }
     }
@@ -270,7 +283,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             io.onController(mainController.get());
         result = runWithProgress(*mainController, io, "memtier", ends);
         if (result.status == RunStatus::Failed) {
-            err << kPrefix << "error: " << result.failure << "\n";
+            err << kPrefix << "error: " << withAuthAdvice(result.failure, kMemtierAuthAdvice) << "\n";
             status = 1;
         } else if (result.status == RunStatus::Stopped) {
             err << kPrefix << "stopped before the end; the results below are partial\n";
@@ -486,12 +499,19 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             file.status = RunStatus::Failed;
             file.failure = "preload: " + preloadResult->failure;
         }
-        file.config.password.clear();
+        file.config = withoutSecrets(std::move(file.config));
         std::string error;
         if (!writeRunFile(inv.jsonPath, file, &error)) {
             err << kPrefix << error << "\n";
             status = 1;
         }
+    }
+    if (inv.cleanup) {
+        RunConfig written = inv.preload ? memtierPreloadConfig(inv) : inv.config;
+        TestSpec measured;
+        measured.generator = factory;
+        written.tests.push_back(measured);
+        status = std::max(status, cleanUpAfterRun(written, out));
     }
     return status;
 }

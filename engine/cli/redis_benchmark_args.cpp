@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 #include "engine/workload/benchmark_suite.h"
 
@@ -55,8 +56,8 @@ std::uint64_t parseInteger(std::string_view option, std::string_view text, std::
         throw UsageError(std::string(option) + ": " + quoted(text) + " is not a number");
     std::uint64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range)
-        throw rangeError();
+    if (ec == std::errc::result_out_of_range)   // beyond 64 bits: "must be at least 0" would be nonsense
+        throw UsageError(std::string(option) + ": " + std::string(text) + " is too large (at most " + std::to_string(max) + ")");
     if (ec != std::errc() || end != text.data() + text.size())
         throw UsageError(std::string(option) + ": " + quoted(text) + " is not a number");
     if (value < min || value > max)
@@ -201,8 +202,13 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             config.warmupSeconds = parseSeconds(arg, value());
             if (config.warmupSeconds < 0)
                 throw UsageError("--warmup: must not be negative (got " + args[i] + ")");
+        } else if (arg == "--reply-timeout") {
+            const std::string& text = value();
+            config.replyTimeoutMs = replyTimeoutMs(arg, parseSeconds(arg, text), text);
         } else if (arg == "--json") {
             result.jsonPath = nonEmpty(value());
+        } else if (arg == "--cleanup") {
+            result.cleanup = true;
         } else if (arg == "--help") {
             // Like redis-benchmark: help wins over whatever follows.
             result.showHelp = true;
@@ -222,6 +228,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
     } else if (config.requests == 0) {
         throw UsageError("-n: must be at least 1 (got 0); -n 0 is only valid with --duration");
     }
+    if (result.cleanup && config.idle)
+        throw UsageError("--cleanup: -I sends nothing, so there is nothing to clean up");
     if (config.threads > config.connections)
         throw UsageError("--threads: " + std::to_string(config.threads) + " threads cannot exceed -c (" +
                          std::to_string(config.connections) + " clients)");
@@ -333,6 +341,13 @@ Tacho additions:
                     (decimal, >= 0); the warm-up is left out of the results.
  --json <file>      Also write the whole run (tests, percentiles,
                     environment) to <file> as JSON.
+ --cleanup          After the run, remove the keys the tests addressed
+                    (SCAN + UNLINK by their pattern, e.g. key:[0-9]... with
+                    -r) and say how many; other keys are left alone.
+ --reply-timeout <sec>
+                    A connection waiting this long for any reply is lost:
+                    its requests count as unanswered, and the run fails
+                    (default 5; 0 waits forever).
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

@@ -16,6 +16,7 @@ struct RedisBenchmarkInvocation {
     ReportStyle style = ReportStyle::Full;   // -q → Quiet, --csv → Csv
     int precision = 3;                        // --precision: decimals in latency output
     std::string jsonPath;                     // --json FILE: write the run file there
+    bool cleanup = false;                     // --cleanup: remove the tests' keys after the run
     bool showHelp = false;                    // --help
     bool showVersion = false;                 // --version
 };

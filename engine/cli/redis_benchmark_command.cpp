@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/shared_options.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
 #include "engine/run/run_controller.h"
@@ -57,6 +58,12 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         return 0;
     }
     const RunConfig& config = invocation.config;
+    // Checked before the run, so that a run file is not lost after it.
+    std::string outputError;
+    if (!checkOutputFiles({ { "--json", invocation.jsonPath } }, &outputError)) {
+        err << kPrefix << outputError << "\n";
+        return 2;
+    }
 
     RunController controller(config);
     if (io.onController)
@@ -119,7 +126,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
 
     int status = result.status == RunStatus::Failed ? 1 : 0;
     if (result.status == RunStatus::Failed)
-        err << kPrefix << "error: " << result.failure << "\n";
+        err << kPrefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
     else if (result.status == RunStatus::Stopped)
         err << kPrefix << "stopped before the end; the results above are partial\n";
 
@@ -130,6 +137,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
             status = 1;
         }
     }
+    if (invocation.cleanup)   // CSV keeps standard output to its rows
+        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out));
     return status;
 }
 

@@ -1,6 +1,6 @@
 #include "engine/cli/report_command.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
-#include "engine/report/csv_field.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -76,8 +76,8 @@ std::string runsCsv(const std::vector<const LoadedRun*>& runs)
                 std::string check;
                 if (command < 0 && test.crossCheck.available)
                     check = test.crossCheck.agrees() ? "agrees" : "differs";
-                out += std::to_string(r + 1) + "," + csvField(run.label) + "," + csvField(run.path) + ","
-                    + csvField(run.format) + "," + csvField(test.name) + "," + csvField(commandName) + ","
+                out += std::to_string(r + 1) + "," + csvCell(run.label) + "," + csvCell(run.path) + ","
+                    + csvCell(run.format) + "," + csvCell(test.name) + "," + csvCell(commandName) + ","
                     + (countsKnown ? std::to_string(requests) : std::string()) + "," + cell(Metric::Errors) + ","
                     + (test.seconds > 0 ? fixed(test.seconds, 3) : std::string()) + "," + cell(Metric::Ops) + ","
                     + cell(Metric::Avg) + "," + cell(Metric::P50) + "," + cell(Metric::P95) + "," + cell(Metric::P99) + ","

@@ -396,8 +396,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     table.showTest = inv.workload.config.tests.size() > 1;
 
     RunResult file;
-    file.config = inv.workload.config;
-    file.config.password.clear();
+    file.config = withoutSecrets(inv.workload.config);
     std::vector<std::optional<std::size_t>> testIndexes;   // per table row
     int status = 0;
     bool stopped = false;

@@ -1,5 +1,6 @@
 #include "engine/cli/uri.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tacho::engine {
@@ -81,7 +82,11 @@ RedisUri parseRedisUri(std::string_view uri)
         rest = uri.substr(secure.size());
         result.tls = true;
     } else {
-        throw UriError("'" + std::string(uri) + "' does not start with redis:// or rediss://");
+        // Only the scheme is repeated: the rest may hold a password.
+        const std::size_t colon = uri.find(':');
+        const std::string scheme(uri.substr(0, colon == std::string_view::npos ? 0 : std::min<std::size_t>(colon + 1, 16)));
+        throw UriError("the URI does not start with redis:// or rediss://"
+                       + (scheme.empty() ? std::string(" (it has no scheme)") : " (it starts with '" + scheme + "')"));
     }
 
     // Authority ends at the first '/'; the rest is the database.

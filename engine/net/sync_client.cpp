@@ -220,11 +220,13 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
         case TlsSession::Status::Closed:
             if (error)
                 *error = tlsLost("server " + m_where + " closed the connection");
-            return -1;
+            m_peerClosed = true;
+        return -1;
         case TlsSession::Status::Failed:
             if (error)
                 *error = tlsLost("lost connection to " + m_where);
-            return -1;
+            m_peerClosed = true;
+        return -1;
         }
     }
     const ssize_t n = ::recv(m_fd, data, size, 0);
@@ -235,6 +237,7 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
     if (n == 0) {
         if (error)
             *error = "server " + m_where + " closed the connection without answering" + hint;
+        m_peerClosed = true;
         return -1;
     }
     if (errno == EAGAIN || errno == EINTR) {
@@ -243,6 +246,7 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
     }
     if (error)
         *error = "lost connection to " + m_where + ": " + errnoText(errno) + hint;
+    m_peerClosed = true;
     return -1;
 }
 
@@ -264,7 +268,8 @@ long SyncClient::sendSome(const char* data, std::size_t size, short& waitFor, st
         case TlsSession::Status::Failed:
             if (error)
                 *error = tlsLost("lost connection to " + m_where);
-            return -1;
+            m_peerClosed = true;
+        return -1;
         }
     }
     const ssize_t n = ::send(m_fd, data, size, MSG_NOSIGNAL);
@@ -273,6 +278,7 @@ long SyncClient::sendSome(const char* data, std::size_t size, short& waitFor, st
     if (n < 0 && errno != EAGAIN && errno != EINTR) {
         if (error)
             *error = "lost connection to " + m_where + ": " + errnoText(errno);
+        m_peerClosed = true;
         return -1;
     }
     waitFor = POLLOUT;
@@ -350,6 +356,7 @@ std::optional<RespValue> SyncClient::command(const std::vector<std::string>& arg
             *error = "not connected";
         return std::nullopt;
     }
+    m_peerClosed = false;
     if (!sendAll(encodeCommand(args), error))
         return std::nullopt;
     return readReply(error);

@@ -42,6 +42,10 @@ public:
     std::optional<RespValue> command(const std::vector<std::string>& args, std::string* error);
     void close();
     bool isOpen() const { return m_fd >= 0; }
+    // The last command() failed because the server closed or reset the
+    // connection (CLIENT KILL, a restart), not because it timed out: worth
+    // opening a new connection and asking again.
+    bool peerClosed() const { return m_peerClosed; }
 
 private:
     bool startTls(const RunConfig& config, std::string* error);
@@ -60,6 +64,7 @@ private:
     TlsSession m_tls;
     bool m_tlsConfirmed = false;                 // the TLS server showed it accepted us (a reply or a ticket)
     bool m_replied = false;                      // a reply arrived on this connection
+    bool m_peerClosed = false;                   // see peerClosed()
     int m_timeoutMs = 5000;
     std::string m_where;
     std::string m_buffer;

@@ -9,11 +9,63 @@
 
 namespace tacho::engine {
 
+namespace {
+
+std::string cannotWrite(const std::string& path, const std::string& what, int code)
+{
+    return "cannot write " + path + ": " + what + (code ? ": " + std::generic_category().message(code) : "");
+}
+
+// Where writeFileAtomically puts its temporary file: beside the link's
+// target for a link to a regular file, beside `path` otherwise.
+std::string replacedFile(const std::string& path)
+{
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (char* real = ::realpath(path.c_str(), nullptr)) {
+            std::string target = real;
+            std::free(real);
+            return target;
+        }
+    }
+    return path;
+}
+
+} // namespace
+
+bool checkWritable(const std::string& path, std::string* error)
+{
+    const auto failWith = [&](const std::string& what, int code) {
+        if (error)
+            *error = cannotWrite(path, what, code);
+        return false;
+    };
+    if (path.empty())
+        return failWith("empty path", 0);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return failWith("is a folder", 0);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);   // no O_TRUNC: only asking
+        if (fd < 0)
+            return failWith("cannot open", errno);
+        ::close(fd);
+        return true;
+    }
+    std::string temp = replacedFile(path) + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0)
+        return failWith("cannot create a temporary file in its folder", errno);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return true;
+}
+
 bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error)
 {
     const auto failWith = [&](const std::string& what, int code) {
         if (error)
-            *error = "cannot write " + path + ": " + what + (code ? ": " + std::generic_category().message(code) : "");
+            *error = cannotWrite(path, what, code);
         return false;
     };
     if (path.empty())
@@ -46,13 +98,7 @@ bool writeFileAtomically(const std::string& path, const std::string& content, st
         return ok ? true : failWith("write failed", code);
     }
     // A link to a regular file: replace the file it points to, keep the link.
-    std::string target = path;
-    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (char* real = ::realpath(path.c_str(), nullptr)) {
-            target = real;
-            std::free(real);
-        }
-    }
+    const std::string target = replacedFile(path);
     std::string temp = target + ".tmp-XXXXXX";
     const int fd = ::mkstemp(temp.data());
     if (fd < 0)

@@ -12,4 +12,10 @@ namespace tacho::engine {
 // message naming the path on failure; the temporary file is removed.
 bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error);
 
+// Whether writeFileAtomically(path, …) could succeed now: its folder takes a
+// temporary file (made and removed at once), or the existing non-regular
+// file opens for writing. Lets a command refuse an output before a long run
+// rather than lose the result after it. Same messages as writeFileAtomically.
+bool checkWritable(const std::string& path, std::string* error);
+
 } // namespace tacho::engine

@@ -1,6 +1,6 @@
 #include "engine/report/comparison.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
-#include "engine/report/csv_field.h"
 
 #include <algorithm>
 #include <charconv>
@@ -827,9 +827,9 @@ std::string comparisonCsv(const Comparison& cmp)
                     continue;
                 const ComparisonCell& cell = row.cells[r][m];
                 const ComparisonCell& base = row.cells[cmp.baseline][m];
-                out += csvField(row.test) + "," + csvField(row.command) + "," + metricKey(metric) + ","
-                    + csvField(metricLabel(metric, cmp.normalisation)) + "," + std::to_string(r + 1) + ","
-                    + csvField(cmp.labels[r]) + "," + num(cell.value, decimals) + "," + num(base.value, decimals) + ","
+                out += csvCell(row.test) + "," + csvCell(row.command) + "," + metricKey(metric) + ","
+                    + csvCell(metricLabel(metric, cmp.normalisation)) + "," + std::to_string(r + 1) + ","
+                    + csvCell(cmp.labels[r]) + "," + num(cell.value, decimals) + "," + num(base.value, decimals) + ","
                     + num(cell.change, decimals) + "," + num(cell.percent, 2) + "," + verdictName(cell.verdict) + "\n";
             }
         }

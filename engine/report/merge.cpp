@@ -53,6 +53,7 @@ void addCounts(TestResult& into, const TestResult& from)
     into.connectErrors += from.connectErrors;
     into.reconnects += from.reconnects;
     into.unanswered += from.unanswered;
+    into.replyTimeouts += from.replyTimeouts;
     into.clampedLatencies += from.clampedLatencies;
     into.warmupRequests += from.warmupRequests;
     for (const auto& [kind, count] : from.errorsByKind)

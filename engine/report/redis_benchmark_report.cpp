@@ -1,4 +1,5 @@
 #include "engine/report/redis_benchmark_report.h"
+#include "engine/report/csv_cell.h"
 
 #include <algorithm>
 #include <charconv>
@@ -32,17 +33,6 @@ std::string ms(std::uint64_t ns, int decimals) { return fixed(double(ns) / kNsPe
 std::string padLeft(const std::string& s, std::size_t width)
 {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
-
-std::string csvField(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';   // RFC 4180: a quote inside a field is doubled
-        out += c;
-    }
-    return out + "\"";
 }
 
 // "12.500% <= 0.279 milliseconds (cumulative count 1063)"
@@ -191,7 +181,8 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     }
     if (test.connectErrors || test.reconnects)
         out += "  connect errors: " + std::to_string(test.connectErrors) + ", reconnects: "
-            + std::to_string(test.reconnects) + "\n";
+            + std::to_string(test.reconnects)
+            + (test.replyTimeouts ? ", reply timeouts: " + std::to_string(test.replyTimeouts) : std::string()) + "\n";
     if (test.clampedLatencies)
         out += "  latencies above 60 s (counted as 60 s): " + std::to_string(test.clampedLatencies) + "\n";
     if (test.status == RunStatus::Stopped)
@@ -218,10 +209,10 @@ std::string formatTestReport(const TestResult& test, const RunConfig& config, co
             + ms(h.valueAtPercentile(50), decimals) + " msec\n";
         break;
     case ReportStyle::Csv:
-        out = csvField(test.name) + "," + csvField(fixed(test.requestsPerSecond(), 2)) + ","
-            + csvField(fixed(h.mean() / kNsPerMs, decimals)) + "," + csvField(ms(h.min(), decimals)) + ","
-            + csvField(ms(h.valueAtPercentile(50), decimals)) + "," + csvField(ms(h.valueAtPercentile(95), decimals))
-            + "," + csvField(ms(h.valueAtPercentile(99), decimals)) + "," + csvField(ms(h.max(), decimals)) + "\n";
+        out = csvCellQuoted(test.name) + "," + csvCellQuoted(fixed(test.requestsPerSecond(), 2)) + ","
+            + csvCellQuoted(fixed(h.mean() / kNsPerMs, decimals)) + "," + csvCellQuoted(ms(h.min(), decimals)) + ","
+            + csvCellQuoted(ms(h.valueAtPercentile(50), decimals)) + "," + csvCellQuoted(ms(h.valueAtPercentile(95), decimals))
+            + "," + csvCellQuoted(ms(h.valueAtPercentile(99), decimals)) + "," + csvCellQuoted(ms(h.max(), decimals)) + "\n";
         break;
     }
     return out;

@@ -44,7 +44,7 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
     w.key("endpoint");
     writeEndpoint(w, c.endpoint);
     w.field("user", c.user);
-    w.field("passwordSet", !c.password.empty());
+    w.field("passwordSet", c.passwordSet || !c.password.empty());
     w.field("cluster", c.cluster);
     w.field("database", c.database);
     w.field("protocol", c.protocol);
@@ -82,6 +82,7 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
     w.field("idle", c.idle);
     w.field("showErrors", c.showErrors);
     w.field("connectTimeoutMs", c.connectTimeoutMs);
+    w.field("replyTimeoutMs", c.replyTimeoutMs);
     w.field("tickSeconds", c.tickSeconds);
     w.endObject();
 }
@@ -136,6 +137,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.field("connectErrors", t.connectErrors);
     w.field("reconnects", t.reconnects);
     w.field("unanswered", t.unanswered);
+    w.field("replyTimeouts", t.replyTimeouts);
     w.field("clampedLatencies", t.clampedLatencies);
     w.key("errorsByKind").beginObject();
     for (const auto& [kind, count] : t.errorsByKind)

@@ -279,6 +279,7 @@ void readConfig(const Node& n, RunConfig& c)
         readEndpoint(*e, c.endpoint);
     optString(n, "user", c.user);
     c.password.clear();   // never stored; "passwordSet" only says one was used
+    optBool(n, "passwordSet", c.passwordSet);
     optInt(n, "database", c.database, 0, INT_MAX);
     optInt(n, "protocol", c.protocol, 2, 3);
     optInt(n, "connections", c.connections, 0, INT_MAX);
@@ -299,6 +300,7 @@ void readConfig(const Node& n, RunConfig& c)
     optBool(n, "idle", c.idle);
     optBool(n, "showErrors", c.showErrors);
     optInt(n, "connectTimeoutMs", c.connectTimeoutMs, 0, INT_MAX);
+    optInt(n, "replyTimeoutMs", c.replyTimeoutMs, 0, INT_MAX);
     optReal(n, "tickSeconds", c.tickSeconds);
     c.tests.clear();
     const Node tests = n.at("tests").array();
@@ -430,6 +432,7 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
     optUint64(n, "connectErrors", t.connectErrors);
     optUint64(n, "reconnects", t.reconnects);
     optUint64(n, "unanswered", t.unanswered);
+    optUint64(n, "replyTimeouts", t.replyTimeouts);
     optUint64(n, "clampedLatencies", t.clampedLatencies);
     if (auto m = n.get("errorsByKind")) {
         m->object();

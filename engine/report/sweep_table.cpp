@@ -1,4 +1,5 @@
 #include "engine/report/sweep_table.h"
+#include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
@@ -24,19 +25,6 @@ std::string grouped(double value, int decimals)
     }
     out += text.substr(end);
     return out;
-}
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::string csvName(const std::string& column)
@@ -161,7 +149,7 @@ std::string sweepTableCsv(const SweepTable& table)
                               "failure" })
         header.push_back(name);
     for (std::size_t i = 0; i < header.size(); ++i)
-        out += (i ? "," : "") + csvField(header[i]);
+        out += (i ? "," : "") + csvCell(header[i]);
     out += "\n";
     for (const SweepRow& row : table.rows) {
         std::vector<std::string> line;
@@ -185,7 +173,7 @@ std::string sweepTableCsv(const SweepTable& table)
         line.push_back(runStatusName(row.status));
         line.push_back(row.failure);
         for (std::size_t i = 0; i < line.size(); ++i)
-            out += (i ? "," : "") + csvField(line[i]);
+            out += (i ? "," : "") + csvCell(line[i]);
         out += "\n";
     }
     return out;

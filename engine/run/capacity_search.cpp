@@ -706,8 +706,7 @@ RunResult RunControllerStepRunner::runConfig(const RunConfig& config)
 {
     if (m_stop.load()) {
         RunResult stopped;
-        stopped.config = config;
-        stopped.config.password.clear();
+        stopped.config = withoutSecrets(config);
         stopped.status = RunStatus::Stopped;
         return stopped;
     }

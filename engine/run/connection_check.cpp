@@ -122,8 +122,7 @@ bool countClusterSlots(const RespValue& reply, ConnectionReport& report)
 std::string describeErrorReply(const std::string& command, const std::string& text)
 {
     if (classifyError(text) == ErrorKind::NoAuth)
-        return "the server requires authentication (" + text
-            + "): give a password (and a user name if the server uses ACL users)";
+        return describeAuthRequired(text);
     return command + " failed: " + text;
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/net/sync_client.h"
 #include "engine/resp/reply_scanner.h"
+#include "engine/run/server_probe.h"
 
 namespace tacho::engine {
 
@@ -62,8 +63,7 @@ std::string describePingError(const std::string& text)
 {
     switch (classifyError(text)) {
     case ErrorKind::NoAuth:
-        return "the server requires authentication (" + text
-            + "): give a password (and a user name if the server uses ACL users)";
+        return describeAuthRequired(text);
     case ErrorKind::NoPerm:
         return "the user may not run PING (" + text + ")";
     case ErrorKind::Loading:

@@ -11,4 +11,12 @@ std::string Endpoint::describe() const
     return host + ":" + std::to_string(port);
 }
 
+RunConfig withoutSecrets(RunConfig config)
+{
+    if (!config.password.empty())
+        config.passwordSet = true;
+    config.password.clear();
+    return config;
+}
+
 } // namespace tacho::engine

@@ -54,6 +54,8 @@ struct RunConfig {
     Endpoint endpoint;
     std::string user;                    // ACL user; empty = default
     std::string password;                // never written to a run file
+    // A stored config (a run file) has no password; this says one was used.
+    bool passwordSet = false;
     int database = 0;                    // SELECT when non-zero
     // Redis Cluster: discover the masters from the endpoint (a seed node),
     // give every client a connection to each, route by key slot, follow
@@ -87,6 +89,9 @@ struct RunConfig {
     bool idle = false;                   // -I: open connections and wait
     bool showErrors = false;             // -e: print server errors (at most one per second)
     int connectTimeoutMs = 5000;
+    // A connection with requests in flight that receives nothing for this
+    // long is lost (its requests counted unanswered); 0 = wait forever.
+    int replyTimeoutMs = 5000;
 
     // Connection lifecycle (memtier's options; the worker honours them).
     std::uint64_t reconnectInterval = 0; // reconnect a connection after this many requests (0 = never)
@@ -101,5 +106,9 @@ struct RunConfig {
     double rampStepSeconds = 0;
     double tickSeconds = 0.1;            // interval snapshot period
 };
+
+// The config as a result keeps it: the password removed, passwordSet
+// remembering that there was one.
+RunConfig withoutSecrets(RunConfig config);
 
 } // namespace tacho::engine

@@ -56,6 +56,24 @@ std::uint64_t seedFor(const RunConfig& config)
     return config.seedGiven ? config.seed : nowNs();
 }
 
+// INFO commandstats over the control connection. CLIENT KILL (TYPE normal,
+// or of every client) closes it along with the benchmark's connections: then
+// it is opened again, once per read, so the cross-check survives.
+std::optional<std::map<std::string, CommandStat>> readProbeStats(SyncClient* probe, const RunConfig& config, std::string* error)
+{
+    if (!probe)
+        return std::nullopt;
+    std::optional<std::map<std::string, CommandStat>> stats;
+    if (probe->isOpen()) {
+        stats = readCommandStats(*probe, error);
+        if (stats || !probe->peerClosed())
+            return stats;
+    }
+    if (probe->open(config, error))
+        stats = readCommandStats(*probe, error);
+    return stats;
+}
+
 } // namespace
 
 RunController::RunController(RunConfig config) : m_config(std::move(config)) {}
@@ -63,8 +81,7 @@ RunController::RunController(RunConfig config) : m_config(std::move(config)) {}
 RunResult RunController::run()
 {
     RunResult result;
-    result.config = m_config;
-    result.config.password.clear();
+    result.config = withoutSecrets(m_config);
     fillLocalEnvironment(result.environment);
     const std::uint64_t runStart = nowNs();
 
@@ -147,7 +164,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (m_config.idle)
             return std::nullopt;
         if (!slots)
-            return probe && probe->isOpen() ? readCommandStats(*probe, &error) : std::nullopt;
+            return readProbeStats(probe, m_config, &error);
         std::map<std::string, CommandStat> sum;
         for (int node : slots->servingNodes()) {
             RunConfig nodeConfig = m_config;
@@ -354,6 +371,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     test.reconnects = total.reconnects;
     test.connectErrors = total.connectErrors;
     test.unanswered = total.unanswered;
+    test.replyTimeouts = total.replyTimeouts;
     test.warmupRequests = total.warmupRequests;
     test.maxSendLagNs = total.maxSendLagNs;
     for (std::size_t kind = 0; kind < IntervalStats::kErrorKinds; ++kind)

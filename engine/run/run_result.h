@@ -86,6 +86,7 @@ struct TestResult {
     std::uint64_t connectErrors = 0;     // failed connects and lost connections
     std::uint64_t reconnects = 0;
     std::uint64_t unanswered = 0;        // sent, then the connection broke (reconnect on error)
+    std::uint64_t replyTimeouts = 0;     // connections lost to the reply timeout (their requests are in unanswered)
     std::uint64_t clampedLatencies = 0;  // latencies above the histogram range
     std::map<std::string, std::uint64_t> errorsByKind;   // "WRONGTYPE" → n
     std::vector<std::string> firstErrors;                // first distinct messages (≤ 5)

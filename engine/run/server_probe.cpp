@@ -19,7 +19,7 @@ std::optional<std::string> infoText(SyncClient& client, const std::string& secti
     if (reply->isError()) {
         if (error) {
             if (classifyError(reply->text) == ErrorKind::NoAuth)
-                *error = "the server requires authentication (" + reply->text + "): give a password with -a (and a user with --user)";
+                *error = describeAuthRequired(reply->text);
             else
                 *error = "INFO " + section + " failed: " + reply->text;
         }
@@ -37,6 +37,11 @@ std::uint64_t numberAfter(const std::string& text, const std::string& key)
 }
 
 } // namespace
+
+std::string describeAuthRequired(const std::string& replyText)
+{
+    return "the server requires authentication (" + replyText + "): " + std::string(kAuthAdvice);
+}
 
 std::map<std::string, std::string> parseInfo(const std::string& text)
 {

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "engine/net/sync_client.h"
 #include "engine/run/run_result.h"
@@ -21,6 +22,13 @@ struct CommandStat {
 std::map<std::string, std::string> parseInfo(const std::string& text);
 // INFO commandstats → "set" → counts ("config|get" keeps its bar).
 std::map<std::string, CommandStat> parseCommandStats(const std::string& text);
+
+// What every "requires authentication" message advises. It names no option:
+// each command line puts its own in (engine/cli withAuthAdvice), the GUI
+// keeps it as it is.
+inline constexpr std::string_view kAuthAdvice = "give a password (and a user name if the server uses ACL users)";
+// "the server requires authentication (<NOAUTH reply>): <kAuthAdvice>"
+std::string describeAuthRequired(const std::string& replyText);
 
 // Reads INFO server and CONFIG GET save/appendonly into `environment`.
 // Fails with a specific message when the server refuses (NOAUTH, …).

@@ -16,6 +16,7 @@
 #include "engine/net/tls_session.h"
 #include "engine/resp/reply_scanner.h"
 #include "engine/resp/resp_encoder.h"
+#include "engine/run/reply_watch.h"
 #include "engine/stats/clock.h"
 
 namespace tacho::engine {
@@ -25,6 +26,7 @@ constexpr std::size_t kReadBufferSize = 256 * 1024;
 constexpr int kMaxEvents = 512;
 constexpr std::uint64_t kMinDrainNs = 2'000'000'000;
 constexpr std::size_t kMaxPendingConnects = 256;
+constexpr std::uint64_t kReplySweepNs = 100'000'000;   // how often reply timeouts are checked
 constexpr std::uint32_t kAskingMarker = UINT32_MAX;   // the reply to an ASKING we sent
 const std::string kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 } // namespace
@@ -86,6 +88,7 @@ struct Worker::Connection {
     int reconnectAttempts = 0;          // consecutive failed attempts after a loss
     bool backingOff = false;            // waiting in the timer heap to reconnect
     bool timerArmed = false;
+    ReplyWatch replyWatch;              // --reply-timeout
 
     bool full() const { return inflight == ring.size(); }
     void push(const InFlight& request)
@@ -378,6 +381,7 @@ void Worker::measuredPhase()
     const std::uint64_t tickNs = static_cast<std::uint64_t>(std::max(0.01, config.tickSeconds) * 1e9) / 10;
     const std::uint64_t drainWindowNs = std::max(kMinDrainNs, m_connectTimeoutNs);
     std::uint64_t nextTick = nowNs() + tickNs;
+    std::uint64_t nextReplySweep = 0;
     while (m_open > 0 && !m_failed) {
         std::uint64_t until = nextTick;
         if (!m_timers.empty())
@@ -401,6 +405,10 @@ void Worker::measuredPhase()
             m_drainDeadlineNs = now + drainWindowNs;
             for (auto& client : m_clients)   // idle, backing-off and drained clients end here
                 finishClientIfDone(*client);
+        }
+        if (!m_draining && now >= nextReplySweep) {
+            nextReplySweep = now + kReplySweepNs;
+            checkReplyTimeouts(now);
         }
         if (m_draining && now >= m_drainDeadlineNs) {
             std::uint64_t unanswered = 0;
@@ -476,6 +484,7 @@ bool Worker::openConnection(Connection& c, std::uint64_t now)
     }
     c.state = Connection::State::Connecting;
     c.connectStartNs = now;
+    c.replyWatch.reset();
     c.scanner.reset();
     c.setupPending = m_setup.size();
     c.setupIndex = 0;
@@ -609,6 +618,7 @@ void Worker::onReadable(Connection& c)
 void Worker::onBytes(Connection& c, std::size_t n)
 {
     const std::uint64_t now = nowNs();
+    c.replyWatch.sawBytes(now);
     const bool openLoop = m_plan.intervalNs != 0;
     Client& client = *c.client;
     bool measured = false;
@@ -1046,6 +1056,26 @@ void Worker::failOverNode(Connection& c)
         finish(c);
     if (client.inflight == 0)
         refill(client);
+}
+
+// A server that stopped answering (hung, or gone without a FIN or RST)
+// would hold a count-limited run forever: a connection owing replies that
+// receives nothing for the reply timeout is lost, its requests unanswered,
+// and it reconnects or fails the test like any other loss.
+void Worker::checkReplyTimeouts(std::uint64_t now)
+{
+    const std::uint64_t limitNs = static_cast<std::uint64_t>(std::max(0, m_plan.config->replyTimeoutMs)) * 1'000'000;
+    // By index: a cluster failover may add connections while we look.
+    for (std::size_t i = 0; i < m_connections.size() && !m_failed; ++i) {
+        Connection& c = *m_connections[i];
+        if (c.state != Connection::State::Running || c.fd < 0 || c.backingOff)
+            continue;
+        if (!c.replyWatch.expired(c.inflight, now, limitNs))
+            continue;
+        ++m_current.replyTimeouts;
+        lose(c, "no reply within " + std::to_string(m_plan.config->replyTimeoutMs) + " ms (" + std::to_string(c.inflight)
+                 + (c.inflight == 1 ? " request" : " requests") + " in flight)");
+    }
 }
 
 void Worker::connectFailed(Connection& c, const std::string& why)

@@ -125,6 +125,7 @@ private:
     void closeSocket(Connection& c);
     void lose(Connection& c, const std::string& why);
     void connectFailed(Connection& c, const std::string& why);
+    void checkReplyTimeouts(std::uint64_t now);
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
     void failOverNode(Connection& c);

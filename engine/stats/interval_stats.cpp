@@ -69,6 +69,7 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
     connectErrors += other.connectErrors;
     warmupRequests += other.warmupRequests;
     unanswered += other.unanswered;
+    replyTimeouts += other.replyTimeouts;
     maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
@@ -89,7 +90,7 @@ void IntervalStats::clear()
         node.clear();
     moved = asked = retried = topologyRefreshes = 0;
     clientGap.reset();
-    reconnects = connectErrors = warmupRequests = unanswered = maxSendLagNs = 0;
+    reconnects = connectErrors = warmupRequests = unanswered = replyTimeouts = maxSendLagNs = 0;
     lastReplyNs = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();

@@ -50,6 +50,7 @@ struct IntervalStats {
     std::uint64_t connectErrors = 0;
     std::uint64_t warmupRequests = 0;
     std::uint64_t unanswered = 0;    // sent on a connection that broke before the reply
+    std::uint64_t replyTimeouts = 0; // connections lost because no reply came within the reply timeout
     std::uint64_t moved = 0;         // cluster: MOVED redirects followed
     std::uint64_t asked = 0;         // cluster: ASK redirects followed
     std::uint64_t retried = 0;       // cluster: requests re-sent after their node was lost

@@ -5,6 +5,7 @@
 
 #include "engine/workload/benchmark_suite.h"
 #include "engine/workload/command_template.h"
+#include "engine/workload/key_glob.h"
 #include "engine/workload/memtier_key_generator.h"
 #include "engine/workload/memtier_value_generator.h"
 
@@ -291,6 +292,25 @@ std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
             names.push_back(name);
     }
     return names;
+}
+
+std::vector<std::string> MemtierGeneratorFactory::keyPatterns() const
+{
+    constexpr std::string_view kKey = "__key__";
+    const MemtierWorkload& w = m_shared->workload;
+    const std::string key = globLiteral(w.keys.prefix) + "[0-9]*";
+    if (!w.arbitrary())
+        return { key };
+    std::vector<std::string> patterns;
+    for (const MemtierCommand& command : w.commands)
+        for (const std::string& arg : command.args)
+            if (const std::size_t at = arg.find(kKey); at != std::string::npos) {
+                const std::string pattern = globLiteral(arg.substr(0, at)) + key
+                    + globLiteral(std::string_view(arg).substr(at + kKey.size()));
+                if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
+                    patterns.push_back(pattern);
+            }
+    return patterns;
 }
 
 std::string MemtierGeneratorFactory::describe() const

@@ -29,6 +29,9 @@ public:
     std::vector<std::string> commandNames() const override;
     std::vector<std::string> commandStatNames() const override;
     std::string describe() const override;
+    // Keys are the prefix and a decimal index (with --command, inside the
+    // text around __key__).
+    std::vector<std::string> keyPatterns() const override;
 
     const MemtierWorkload& workload() const;
 

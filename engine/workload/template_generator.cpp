@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "engine/cluster/key_slot.h"
+#include "engine/cluster/request_key.h"
+#include "engine/resp/resp_encoder.h"
+#include "engine/workload/key_glob.h"
 
 namespace tacho::engine {
 
@@ -34,6 +37,12 @@ TemplateGeneratorFactory::TemplateGeneratorFactory(const TestSpec& spec, std::ui
     , m_statName(spec.commandStatName)
     , m_clusterTags(clusterTags && m_template->hasHashTagPlaceholder())
 {
+    if (spec.inlineProtocol)
+        return;   // PING_INLINE: no key
+    std::string encoded;
+    appendCommand(encoded, spec.args);
+    if (const std::optional<std::string_view> key = firstKeyOfRequest(encoded))
+        m_keyPatterns.push_back(globOfKeyTemplate(*key, keyspace > 0, m_clusterTags));
 }
 
 std::unique_ptr<RequestGenerator> TemplateGeneratorFactory::create(std::size_t clientIndex, std::size_t clientCount,

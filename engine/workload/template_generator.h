@@ -20,12 +20,15 @@ public:
     std::vector<std::string> commandNames() const override { return { m_name }; }
     std::vector<std::string> commandStatNames() const override { return { m_statName }; }
     std::string describe() const override { return m_name; }
+    // The first key of the command (as cluster routing finds it).
+    std::vector<std::string> keyPatterns() const override { return m_keyPatterns; }
 
 private:
     std::shared_ptr<const CommandTemplate> m_template;
     std::string m_name;
     std::string m_statName;
     bool m_clusterTags = false;
+    std::vector<std::string> m_keyPatterns;
 };
 
 } // namespace tacho::engine

@@ -71,6 +71,7 @@ QString difference(const RedisBenchmarkInvocation& a, const RedisBenchmarkInvoca
     TACHO_SAME(loop)
     TACHO_SAME(idle)
     TACHO_SAME(showErrors)
+    TACHO_SAME(replyTimeoutMs)
     TACHO_SAME(tests.size())
 #undef TACHO_SAME
     if (x.seedGiven && x.seed != y.seed)
@@ -89,6 +90,8 @@ QString difference(const RedisBenchmarkInvocation& a, const RedisBenchmarkInvoca
         return QStringLiteral("precision differs");
     if (a.jsonPath != b.jsonPath)
         return QStringLiteral("jsonPath differs");
+    if (a.cleanup != b.cleanup)
+        return QStringLiteral("cleanup differs");
     return {};
 }
 
@@ -232,6 +235,8 @@ private slots:
         row("quiet", { "-q", "-t", "get" });
         row("csv wins", { "--csv", "-q" });
         row("precision and json", { "--precision", "0", "--json", "/tmp/run file.json" });
+        row("reply timeout and cleanup", { "--reply-timeout", "0.25", "--cleanup", "-t", "set" });
+        row("no reply timeout", { "--reply-timeout", "0" });
         row("loop idle errors", { "-l", "-e", "-I" });
         row("ping", { "-t", "ping" });
         row("ping_inline", { "-t", "PING_INLINE" });

@@ -360,7 +360,7 @@ private slots:
         for (const char* option : {"-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads",
                                    "-k", "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert",
                                    "--cacertdir", "--cert", "--key", "--tls-ciphers", "--tls-ciphersuites",
-                                   "--duration", "--warmup", "--json"})
+                                   "--duration", "--warmup", "--json", "--reply-timeout"})
             QTest::newRow(option) << QString::fromLatin1(option);
     }
 
@@ -390,7 +390,7 @@ private slots:
         row("p abc", {"-p", "port"}, "-p: ", "not a number");
         row("r hex", {"-r", "0x10"}, "-r: ", "not a number");
         row("seed neg", {"--seed", "-1"}, "--seed: ", "at least 0");
-        row("n huge", {"-n", "99999999999999999999999"}, "-n: ", "at least");
+        row("n huge", {"-n", "99999999999999999999999"}, "-n: ", "99999999999999999999999 is too large (at most 18446744073709551615)");
         // Ranges.
         row("c 0", {"-c", "0"}, "-c: ", "between 1 and 100000");
         row("c neg", {"-c", "-5"}, "-c: ", "(got -5)");

@@ -160,7 +160,13 @@ private slots:
         QVERIFY(json.find("\"password\"") == std::string::npos);
         QCOMPARE(parse(json).value("config").toObject().value("passwordSet").toBool(), true);
 
-        run.config.password.clear();
+        // As the controller stores it: the password gone, its presence kept.
+        run.config = withoutSecrets(run.config);
+        QVERIFY(run.config.password.empty());
+        json = runResultToJson(run);
+        QCOMPARE(parse(json).value("config").toObject().value("passwordSet").toBool(), true);
+
+        run.config.passwordSet = false;
         json = runResultToJson(run);
         QCOMPARE(parse(json).value("config").toObject().value("passwordSet").toBool(), false);
     }

@@ -7,6 +7,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -378,6 +381,60 @@ private slots:
         const CliResult bad = runCli({ "report", m_a, "--pdf", m_dir.filePath("no/such/dir/x.pdf") });
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("no/such/dir/x.pdf"), bad.err.constData());
+    }
+
+    // A run file is data, never code (issue #8): one crafted with a <script>
+    // test name and error message and formula-like names is shown as text in
+    // the HTML report, and its CSV cells are neutralised, in report and compare.
+    void craftedRunFileIsShownNotRun()
+    {
+        QFile source(m_a);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject run = QJsonDocument::fromJson(source.readAll()).object();
+        QJsonArray tests = run.value("tests").toArray();
+        QVERIFY(!tests.isEmpty());
+        QJsonObject test = tests.at(0).toObject();
+        test.insert("name", "=HYPERLINK(\"http://x.invalid\",\"go\")<script>alert('name')</script>");
+        test.insert("firstErrors", QJsonArray { "ERR <script>alert('error')</script>" });
+        QJsonArray commands = test.value("commands").toArray();
+        if (!commands.isEmpty()) {
+            QJsonObject command = commands.at(0).toObject();
+            command.insert("name", "@SUM(1+1)*cmd|' /C calc'!A0");
+            commands.replace(0, command);
+            test.insert("commands", commands);
+        }
+        tests.replace(0, test);
+        run.insert("tests", tests);
+        QJsonObject environment = run.value("environment").toObject();
+        QJsonObject info = environment.value("serverInfo").toObject();
+        info.insert("redis_version", "<script>alert('info')</script>");
+        environment.insert("serverInfo", info);
+        run.insert("environment", environment);
+        const QString crafted = m_dir.filePath("crafted.json");
+        QVERIFY(writeFile(crafted, QJsonDocument(run).toJson()));
+
+        const QString html = m_dir.filePath("crafted.html"), csv = m_dir.filePath("crafted.csv"),
+                      compared = m_dir.filePath("crafted-compare.csv");
+        CliResult r = runCli({ "report", crafted, "--html", html, "--csv", csv });
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QFile h(html);
+        QVERIFY(h.open(QIODevice::ReadOnly));
+        const QByteArray page = h.readAll();
+        QVERIFY2(!page.toLower().contains("<script"), "a <script> element in the report");
+        QVERIFY(page.contains("&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;"));
+        QVERIFY(page.contains("&lt;script&gt;alert(&#39;info&#39;)&lt;/script&gt;"));
+
+        r = runCli({ "compare", m_a, crafted, "--csv", compared });
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        for (const QString& path : { csv, compared }) {
+            QFile c(path);
+            QVERIFY(c.open(QIODevice::ReadOnly));
+            const QByteArray text = c.readAll();
+            QVERIFY2(text.contains("'=HYPERLINK(") || path == compared, text.constData());
+            // No cell starts a formula: not at a line start, not after a separator, not inside quotes.
+            const QRegularExpression formula("(^|,)\"?[=+@]", QRegularExpression::MultilineOption);
+            QVERIFY2(!formula.match(QString::fromUtf8(text)).hasMatch(), text.constData());
+        }
     }
 
     void mergeErrors()

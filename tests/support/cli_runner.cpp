@@ -54,4 +54,13 @@ CliResult runCli(const QStringList& args, int timeoutMs, const QByteArray& stdin
     return result;
 }
 
+QString describeCliResult(const CliResult& result)
+{
+    return QStringLiteral("exit %1, timedOut %2, crashed %3\n--- stdout ---\n%4\n--- stderr ---\n%5")
+        .arg(result.exitCode)
+        .arg(result.timedOut)
+        .arg(result.crashed)
+        .arg(QString::fromUtf8(result.out.left(4000)), QString::fromUtf8(result.err.left(3000)));
+}
+
 } // namespace tacho::test

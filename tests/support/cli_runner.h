@@ -23,4 +23,7 @@ QString cliPath();
 CliResult runCli(const QStringList& args, int timeoutMs = 60000, const QByteArray& stdinData = {},
                  const QStringList& extraEnvironment = {});
 
+// For failure messages: the exit status and the start of both outputs.
+QString describeCliResult(const CliResult& result);
+
 } // namespace tacho::test

@@ -1,0 +1,42 @@
+#pragma once
+// Options that both command-line dialects (redis-benchmark, memtier) offer
+// with the same meaning, checked in one place so they say the same thing.
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/run/run_config.h"
+
+namespace tacho::engine {
+
+// --reply-timeout in seconds (decimal) → RunConfig::replyTimeoutMs. 0 turns
+// the timeout off; at most an hour. Throws UsageError naming `option`.
+int replyTimeoutMs(const std::string& option, double seconds, const std::string& text);
+
+// Output files (option, path; empty paths skipped) checked before a run, so
+// that a report is not lost after it: false with "OPTION: cannot write PATH:
+// <reason>" for the first that cannot be written.
+struct OutputFile {
+    const char* option;
+    std::string path;
+};
+bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error);
+
+// --cleanup after a run: removes the keys of the config's tests
+// (engine/run/key_cleanup.h) and writes one line saying how many to
+// `report`. Returns the exit status it asks for: 0, or 1 when it could not
+// finish.
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report);
+
+// `message` with the engine's option-free advice for a server that wants a
+// password (kAuthAdvice) replaced by the dialect's own `advice`.
+std::string withAuthAdvice(std::string message, std::string_view advice);
+
+// The dialects' advice, naming options they have.
+inline constexpr std::string_view kRedisBenchmarkAuthAdvice =
+    "give a password with -a (and a user name with --user if the server uses ACL users)";
+inline constexpr std::string_view kMemtierAuthAdvice =
+    "give a password with -a PASSWORD, or -a USER:PASSWORD for an ACL user";
+
+} // namespace tacho::engine

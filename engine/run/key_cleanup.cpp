@@ -1,0 +1,118 @@
+#include "engine/run/key_cleanup.h"
+
+#include <algorithm>
+#include <map>
+
+#include "engine/cluster/cluster_discovery.h"
+#include "engine/cluster/key_slot.h"
+#include "engine/cluster/slot_map.h"
+#include "engine/net/sync_client.h"
+#include "engine/workload/template_generator.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kScanCount = "1000";   // keys SCAN looks at per call (a hint)
+
+// UNLINK `keys`; a cluster node takes several keys in one command only when
+// they share a slot, so there they go by slot.
+bool unlinkKeys(SyncClient& client, const RunConfig& config, const std::vector<RespValue>& keys, bool bySlot,
+                std::uint64_t& removed, std::string* error)
+{
+    std::map<std::uint16_t, std::vector<std::string>> groups;
+    for (const RespValue& key : keys)
+        groups[bySlot ? keySlot(key.text) : 0].push_back(key.text);
+    for (auto& [slot, names] : groups) {
+        names.insert(names.begin(), "UNLINK");
+        const auto reply = client.command(names, error);
+        if (!reply)
+            return false;
+        if (reply->isError()) {
+            *error = "UNLINK on " + config.endpoint.describe() + " failed: " + reply->text;
+            return false;
+        }
+        removed += static_cast<std::uint64_t>(std::max<std::int64_t>(0, reply->integer));
+    }
+    return true;
+}
+
+// SCAN from cursor 0 to 0 over one server, UNLINK what matches, in batches.
+bool removeOnServer(const RunConfig& config, const std::string& pattern, bool clusterNode, std::uint64_t& removed,
+                    std::string* error)
+{
+    SyncClient client;
+    if (!client.open(config, error))
+        return false;
+    std::string cursor = "0";
+    do {
+        const auto reply = client.command({ "SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount }, error);
+        if (!reply)
+            return false;
+        if (reply->isError() || reply->elements.size() != 2) {
+            *error = "SCAN on " + config.endpoint.describe() + " failed: "
+                + (reply->isError() ? reply->text : std::string("unexpected reply"));
+            return false;
+        }
+        cursor = reply->elements[0].text;
+        if (!unlinkKeys(client, config, reply->elements[1].elements, clusterNode, removed, error))
+            return false;
+    } while (cursor != "0");
+    return true;
+}
+
+} // namespace
+
+std::vector<std::string> cleanupPatterns(const RunConfig& config)
+{
+    std::vector<std::string> patterns;
+    for (const TestSpec& test : config.tests) {
+        const std::vector<std::string> own = test.generator
+            ? test.generator->keyPatterns()
+            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).keyPatterns();
+        for (const std::string& pattern : own)
+            if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
+                patterns.push_back(pattern);
+    }
+    return patterns;
+}
+
+CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std::string>& patterns)
+{
+    CleanupResult result;
+    result.patterns = patterns;
+    std::vector<RunConfig> servers { config };
+    if (config.cluster) {
+        SlotMap map;
+        if (!discoverCluster(config, map, &result.error))
+            return result;
+        servers.clear();
+        for (int node : map.servingNodes()) {
+            RunConfig nodeConfig = config;
+            nodeConfig.endpoint = nodeEndpoint(config.endpoint, map.nodes()[static_cast<std::size_t>(node)]);
+            nodeConfig.cluster = false;
+            servers.push_back(nodeConfig);
+        }
+    }
+    for (const RunConfig& server : servers)
+        for (const std::string& pattern : patterns)
+            if (!removeOnServer(server, pattern, config.cluster, result.removed, &result.error))
+                return result;
+    return result;
+}
+
+std::string describeCleanup(const CleanupResult& result)
+{
+    std::string patterns;
+    for (const std::string& pattern : result.patterns)
+        patterns += (patterns.empty() ? "" : ", ") + pattern;
+    if (result.patterns.empty())
+        return "cleanup: nothing to remove (the tests address no keys)";
+    std::string text = "cleanup: removed " + std::to_string(result.removed) + (result.removed == 1 ? " key" : " keys")
+        + " matching " + patterns;
+    if (!result.error.empty())
+        text += "; stopped: " + result.error;
+    return text;
+}
+
+} // namespace tacho::engine

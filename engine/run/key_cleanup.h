@@ -1,0 +1,32 @@
+#pragma once
+// Removing what a benchmark wrote, only when the user asks (--cleanup): the
+// keys matching the run's key patterns, found with SCAN and removed with
+// UNLINK in batches, on the server or on every master of a cluster. Other
+// keys are left alone. Blocking; control-plane connections of its own.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/run/run_config.h"
+
+namespace tacho::engine {
+
+// The SCAN MATCH patterns of the keys the config's tests address (from each
+// test's generator; redis-benchmark tests: their first key), without
+// duplicates. Empty when none can be told (e.g. PING only).
+std::vector<std::string> cleanupPatterns(const RunConfig& config);
+
+struct CleanupResult {
+    std::vector<std::string> patterns;
+    std::uint64_t removed = 0;   // keys UNLINK removed
+    std::string error;           // empty when every pattern was scanned to the end
+};
+
+// Removes the keys matching `patterns`. A failure part-way keeps the count
+// of what was removed before it.
+CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std::string>& patterns);
+
+// "cleanup: removed 1000 keys matching memtier-[0-9]*" (or why it stopped).
+std::string describeCleanup(const CleanupResult& result);
+
+} // namespace tacho::engine
