@@ -30,6 +30,7 @@ LiveSample toSample(const engine::IntervalSnapshot& s)
     sample.overallMeanMs = s.overallMeanNs / 1e6;
     sample.progress = s.progress;
     sample.lastError = QString::fromStdString(s.lastError);
+    sample.spectrum = RunRecord::spectrumOf(s.spectrum);
     return sample;
 }
 

@@ -312,6 +312,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     const auto tick = std::chrono::nanoseconds(static_cast<std::uint64_t>(std::max(0.01, m_config.tickSeconds) * 1e9));
     auto nextTick = std::chrono::steady_clock::now() + tick;
     double lastEnd = 0;
+    LatencyHistogram spectrumScratch;   // the commands merged, for the snapshots' spectrum
     bool stopForwarded = false;
     bool cancelled = false;
     for (;;) {
@@ -364,6 +365,16 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             else if (countLimited)
                 snapshot->progress = static_cast<double>(total.requests()) / static_cast<double>(m_config.requests);
             snapshot->lastError = interval.lastError;
+            if (!warmup && latencyCount > 0) {
+                if (total.commands.size() == 1) {
+                    snapshot->spectrum = latencySpectrum(total.commands.front().latency);
+                } else {
+                    spectrumScratch.reset();
+                    for (const auto& command : total.commands)
+                        spectrumScratch.add(command.latency);
+                    snapshot->spectrum = latencySpectrum(spectrumScratch);
+                }
+            }
             m_onSnapshot(std::move(snapshot));
         }
         if (failed && !cancelled) {
