@@ -85,7 +85,7 @@ void CapacityCurveWidget::setSteps(const QVector<CapacityStepRow>& steps, int be
     std::sort(curve.begin(), curve.end(), [](const CapacityStepRow& a, const CapacityStepRow& b) { return a.setting < b.setting; });
 
     QList<QPointF> p50, p99, p999, best, missed;
-    double xMax = 0, yMin = 1e9, yMax = 0;
+    double xMin = 0, xMax = 0, yMin = 1e9, yMax = 0;
     for (const CapacityStepRow& s : curve) {
         const double x = s.throughput;
         p50 << QPointF(x, std::max(s.p50Ms, kMinLogMs));
@@ -96,6 +96,7 @@ void CapacityCurveWidget::setSteps(const QVector<CapacityStepRow>& steps, int be
             best << at;
         else if (!s.met() && s.verdict != QLatin1String("stopped"))
             missed << at;
+        xMin = xMin == 0 ? x : std::min(xMin, x);
         xMax = std::max(xMax, x);
         yMin = std::min({ yMin, p50.last().y(), at.y() });
         yMax = std::max({ yMax, p999.last().y(), at.y() });
@@ -107,10 +108,15 @@ void CapacityCurveWidget::setSteps(const QVector<CapacityStepRow>& steps, int be
     m_missed->replace(missed);
     if (xMax <= 0)
         xMax = 1000;
+    // From zero, unless the steps bunch up far from it (a dimension that
+    // hardly moves throughput): then around them, so they stay apart.
+    xMin = xMin > 0.5 * xMax ? xMin * 0.9 : 0;
     xMax *= 1.08;
     if (limitMs > 0) {
-        m_limit->setName(tr("objective %1").arg(objective));
-        m_limit->replace({ QPointF(0, limitMs), QPointF(xMax, limitMs) });
+        QString shown = objective;   // the legend reads rich text: "<=" would start a tag
+        shown.replace(QLatin1String("<="), QStringLiteral("≤"));
+        m_limit->setName(tr("objective %1").arg(shown));
+        m_limit->replace({ QPointF(xMin, limitMs), QPointF(xMax, limitMs) });
         yMin = std::min(yMin, limitMs);
         yMax = std::max(yMax, limitMs);
     } else {
@@ -122,7 +128,7 @@ void CapacityCurveWidget::setSteps(const QVector<CapacityStepRow>& steps, int be
         yMin = 0.01;
         yMax = 10;
     }
-    m_x->setRange(0, xMax);
+    m_x->setRange(xMin, xMax);
     m_x->applyNiceNumbers();
     const double lo = std::pow(10.0, std::floor(std::log10(std::max(yMin, kMinLogMs))));
     const double hi = std::max(lo * 10, std::pow(10.0, std::ceil(std::log10(yMax * 1.05))));

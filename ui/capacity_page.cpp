@@ -55,7 +55,9 @@ void CapacityPage::build()
         box->setSpacing(1);
         box->addWidget(input);
         box->addWidget(error);
-        layout->addRow(label, box);
+        auto* caption = new QLabel(label, this);
+        caption->setBuddy(input);
+        layout->addRow(caption, box);
         m_fields.insert(field, input);
         m_fieldErrors.insert(field, error);
     };

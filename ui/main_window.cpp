@@ -129,6 +129,8 @@ MainWindow::~MainWindow()
     // stops after that, so the run never loses its server mid-write.
     delete m_bridge;
     m_bridge = nullptr;
+    delete m_capacityBridge;   // stops a search and waits for it, likewise
+    m_capacityBridge = nullptr;
     m_sandbox->stop();
 }
 
@@ -479,7 +481,7 @@ void MainWindow::updateRunActions()
                       : !valid ? m_runPage->setup()->validationMessage()
                                : tr("Run the workload against the target (Ctrl+R)"));
     m_stop->setEnabled(isRunning());
-    m_cancel->setEnabled(m_bridge->isRunning());
+    m_cancel->setEnabled(m_bridge && m_bridge->isRunning());
     m_capacityPage->setCanStart(!running && ready && valid, running ? tr("A run is in progress") : !ready ? why : m_runPage->setup()->validationMessage());
     m_capacityPage->setWorkloadSummary(m_runPage->setup()->settings().summary());
     m_targetCombo->setEnabled(!running);
@@ -553,7 +555,7 @@ void MainWindow::stopRun()
 
 void MainWindow::cancelRun()
 {
-    if (!m_bridge->isRunning())
+    if (!m_bridge || !m_bridge->isRunning())
         return;
     m_bridge->cancelRun();
     statusBar()->showMessage(tr("Cancelling…"), 5000);

@@ -41,6 +41,21 @@ const QSet<QString>& outputOptions()
     return set;
 }
 
+// The server a parsed line names (its options as written are added by the caller).
+WorkloadSettings::Target targetOf(const engine::RunConfig& config)
+{
+    WorkloadSettings::Target found;
+    found.host = QString::fromStdString(config.endpoint.host);
+    found.port = config.endpoint.port;
+    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
+    found.user = QString::fromStdString(config.user);
+    found.password = QString::fromStdString(config.password);
+    found.database = config.database;
+    found.protocol = config.protocol;
+    found.tls = config.endpoint.tls;
+    return found;
+}
+
 QString number(double value)
 {
     return QString::number(value, 'g', 10);
@@ -220,15 +235,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
     // them on the line (the parser has accepted it, so the scan is simple).
     QStringList command;
     QString selection;
-    Target found;
-    found.host = QString::fromStdString(config.endpoint.host);
-    found.port = config.endpoint.port;
-    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
-    found.user = QString::fromStdString(config.user);
-    found.password = QString::fromStdString(config.password);
-    found.database = config.database;
-    found.protocol = config.protocol;
-    found.tls = config.endpoint.tls;
+    Target found = targetOf(config);
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString& arg = arguments.at(i);
         if (arg.isEmpty() || !arg.startsWith(QLatin1Char('-'))) {
@@ -291,7 +298,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
 
     WorkloadSettings s;
     s.commands = Commands::Memtier;
-    Target found;
+    Target found = targetOf(whole.config);
     for (const engine::MemtierOption& option : options) {
         const QString name = QString::fromStdString(option.name);
         if (targetNames.contains(name)) {
@@ -307,15 +314,6 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
         }
         s.memtierArguments << (option.value ? name + QLatin1Char('=') + QString::fromStdString(*option.value) : name);
     }
-    const engine::RunConfig& config = whole.config;
-    found.host = QString::fromStdString(config.endpoint.host);
-    found.port = config.endpoint.port;
-    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
-    found.user = QString::fromStdString(config.user);
-    found.password = QString::fromStdString(config.password);
-    found.database = config.database;
-    found.protocol = config.protocol;
-    found.tls = config.endpoint.tls;
 
     // What the workload itself makes of the kept options (the fields describe it).
     std::optional<engine::RunConfig> workload = s.toRunConfig(error);

@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <optional>
 
 #include "support/redis_server.h"
@@ -37,25 +38,16 @@ private:
     QTemporaryDir m_dir;
     ConnectionProfile m_profile;
 
-    std::unique_ptr<MainWindow> makeWindow()
-    {
-        auto window = std::make_unique<MainWindow>(tacho::test::temporaryContext(m_dir));
-        window->resize(1400, 950);
-        window->show();
-        window->saveProfile(m_profile, QString(), false);
-        if (!window->selectTarget(m_profile.id))
-            qWarning("the fixture profile is missing");
-        return window;
-    }
+    std::unique_ptr<MainWindow> makeWindow() { return tacho::test::windowOn(m_dir, m_profile); }
 
-    // Every request sleeps 2 ms in the server: one connection waits ~2 ms,
-    // n connections queue behind each other and wait ~2n ms.
+    // Every request sleeps 5 ms in the server: one connection waits ~5 ms,
+    // n connections queue behind each other and wait ~5n ms.
     static WorkloadSettings sleepingWorkload()
     {
         WorkloadSettings s;
         s.connections = 1;
         s.commands = WorkloadSettings::Commands::Custom;
-        s.customCommand = QStringLiteral("DEBUG SLEEP 0.002");
+        s.customCommand = QStringLiteral("DEBUG SLEEP 0.005");
         s.amount = WorkloadSettings::Amount::Duration;
         s.durationSeconds = 1;
         return s;
@@ -64,7 +56,7 @@ private:
     static CapacitySettings quickSearch(const QString& from, const QString& to)
     {
         CapacitySettings c;
-        c.objective = QStringLiteral("avg <= 5 ms");
+        c.objective = QStringLiteral("avg <= 14.5 ms");
         c.dimension = tacho::engine::CapacityDimension::Connections;
         c.from = from;
         c.to = to;
@@ -98,10 +90,7 @@ private Q_SLOTS:
         m_server = std::make_unique<tacho::test::RedisServer>(options);
         QString error;
         QVERIFY2(m_server->start(&error), qPrintable(error));
-        m_profile.id = QStringLiteral("fixture");
-        m_profile.name = QStringLiteral("fixture server");
-        m_profile.host = m_server->host();
-        m_profile.port = m_server->port();
+        m_profile = tacho::test::loopbackProfile(m_server->host(), m_server->port());
     }
 
     void badInputIsNamedAtItsField()
@@ -180,20 +169,32 @@ private Q_SLOTS:
         const RunRecord& run = **done;
         QCOMPARE(run.status, QStringLiteral("completed"));
 
-        // 1 connection ~2 ms, 2 ~4 ms meet avg <= 5 ms; 4 (~8 ms) and 3 (~6 ms) do not.
+        // 1 connection ~5 ms, 2 ~10 ms meet avg <= 14.5 ms; 4 (>= 20 ms) and 3 (>= 15 ms) cannot
+        // (a loaded machine only adds latency: the margin is on the side that meets).
         const auto record = CapacityRecord::fromJson(run.capacity);
         QVERIFY(record.has_value());
+        QString stepList;
+        for (const CapacityStepRow& step : record->steps)
+            stepList += QStringLiteral("\n  %1: %2 avg %3 ms, %4 ops/s %5").arg(step.setting).arg(step.verdict).arg(step.avgMs).arg(step.throughput).arg(step.reason);
         QCOMPARE(record->stopReason, QStringLiteral("knee-found"));
+        QCOMPARE(record->steps.size(), 4);
+        double bestMet = 0;
+        for (const CapacityStepRow& step : record->steps) {
+            QVERIFY2(step.met() == (step.setting <= 2), qPrintable(stepList));
+            QVERIFY2(step.met() == (step.avgMs <= 14.5), qPrintable(stepList));
+            if (step.met())
+                bestMet = std::max(bestMet, step.throughput);
+        }
+        // The server runs one sleep at a time, so throughput hardly grows with
+        // connections: the best is whichever met step went fastest.
         const CapacityStepRow* best = record->step(record->bestStep);
-        QVERIFY(best);
-        QCOMPARE(best->setting, 2.0);
-        QVERIFY(best->avgMs <= 5.0);
+        QVERIFY2(best && best->met() && best->throughput == bestMet, qPrintable(stepList));
         const CapacityStepRow* next = record->step(record->nextFailingStep);
-        QVERIFY(next);
-        QCOMPARE(next->setting, 3.0);
-        QVERIFY(next->avgMs > 5.0);
-        QVERIFY(record->throughputPerDollarHour > 0);
-        QCOMPARE(record->throughputPerDollarHour, best->throughput / 0.5);
+        QVERIFY2(next && !next->met() && next->setting == 3.0, qPrintable(stepList));
+        QVERIFY(next->avgMs > 14.5);
+        // ops/s per $/h at $0.50 an hour (the run file keeps 6 significant decimals).
+        QVERIFY2(qAbs(record->throughputPerDollarHour - best->throughput / 0.5) <= 1e-6 * best->throughput,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(record->throughputPerDollarHour).arg(best->throughput)));
 
         // The page shows it: every step in the table, the best highlighted, the result named.
         QCOMPARE(page->stepModel()->rowCount(), record->steps.size());

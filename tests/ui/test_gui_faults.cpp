@@ -32,16 +32,6 @@ class TestGuiFaults : public QObject {
 private:
     QTemporaryDir m_dir;
 
-    static ConnectionProfile profileFor(const tacho::test::RedisServer& server, const QString& id)
-    {
-        ConnectionProfile p;
-        p.id = id;
-        p.name = id;
-        p.host = server.host();
-        p.port = server.port();
-        return p;
-    }
-
     static WorkloadSettings longSetRun()
     {
         WorkloadSettings s;
@@ -53,13 +43,6 @@ private:
         return s;
     }
 
-    static std::shared_ptr<std::optional<RunRecord>> whenDone(MainWindow& window)
-    {
-        auto done = std::make_shared<std::optional<RunRecord>>();
-        QObject::connect(&window, &MainWindow::runCompleted, &window, [done](const RunRecord& r) { *done = r; });
-        return done;
-    }
-
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
@@ -68,13 +51,10 @@ private Q_SLOTS:
         tacho::test::RedisServer server;
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
-        MainWindow window(tacho::test::temporaryContext(m_dir));
-        window.show();
-        const ConnectionProfile profile = profileFor(server, QStringLiteral("doomed"));
-        window.saveProfile(profile, QString(), false);
-        QVERIFY(window.selectTarget(profile.id));
+        auto owner = tacho::test::windowOn(m_dir, tacho::test::loopbackProfile(server.host(), server.port(), QStringLiteral("doomed")));
+        MainWindow& window = *owner;
         window.runPage()->setup()->setSettings(longSetRun());
-        auto done = whenDone(window);
+        auto done = tacho::test::whenRunCompleted(window);
         QVERIFY(window.startRun(&error));
         QTRY_VERIFY_WITH_TIMEOUT(window.runPage()->samplesReceived() >= 3, 15000);
 
@@ -120,15 +100,12 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
-        const ConnectionProfile profile = profileFor(server, QStringLiteral("closing"));
         QString savedPath;
         {
-            MainWindow window(tacho::test::temporaryContext(dir));
-            window.show();
-            window.saveProfile(profile, QString(), false);
-            QVERIFY(window.selectTarget(profile.id));
+            auto owner = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port(), QStringLiteral("closing")));
+            MainWindow& window = *owner;
             window.runPage()->setup()->setSettings(longSetRun());
-            auto done = whenDone(window);
+            auto done = tacho::test::whenRunCompleted(window);
             QVERIFY(window.startRun(&error));
             QTRY_VERIFY_WITH_TIMEOUT(window.runPage()->samplesReceived() >= 3, 15000);
             QVERIFY(!window.close());
