@@ -30,6 +30,7 @@ LiveSample toSample(const engine::IntervalSnapshot& s)
     sample.overallMeanMs = s.overallMeanNs / 1e6;
     sample.progress = s.progress;
     sample.lastError = QString::fromStdString(s.lastError);
+    sample.spectrum = RunRecord::spectrumOf(s.spectrum);
     return sample;
 }
 
@@ -63,11 +64,9 @@ ConnectionTestResult probe(engine::RunConfig config)
 
 } // namespace
 
-EngineBridge::EngineBridge(QObject* parent) : QObject(parent)
+EngineBridge::EngineBridge(QObject* parent)
+    : QObject(parent), m_queue(this, kMinDeliveryIntervalMs, [this](std::vector<Event>& events) { deliver(events); })
 {
-    m_deliveryTimer.setSingleShot(true);
-    connect(&m_deliveryTimer, &QTimer::timeout, this, &EngineBridge::deliver);
-    m_sinceDelivery.start();
 }
 
 EngineBridge::~EngineBridge()
@@ -219,39 +218,8 @@ void EngineBridge::cancelRun()
     }
 }
 
-void EngineBridge::enqueue(Event event)
+void EngineBridge::deliver(std::vector<Event>& events)
 {
-    bool post = false;
-    {
-        std::lock_guard lock(m_mutex);
-        m_pending.push_back(std::move(event));
-        post = !m_wakePosted;
-        m_wakePosted = true;
-    }
-    // One wake-up per batch; the GUI thread pulls everything queued by then.
-    if (post)
-        QMetaObject::invokeMethod(this, &EngineBridge::deliver, Qt::QueuedConnection);
-}
-
-void EngineBridge::deliver()
-{
-    const qint64 since = m_sinceDelivery.elapsed();
-    if (m_deliveries > 0 && since < kMinDeliveryIntervalMs) {
-        if (!m_deliveryTimer.isActive())
-            m_deliveryTimer.start(static_cast<int>(kMinDeliveryIntervalMs - since));
-        return;
-    }
-    std::vector<Event> events;
-    {
-        std::lock_guard lock(m_mutex);
-        events.swap(m_pending);
-        m_wakePosted = false;
-    }
-    if (events.empty())
-        return;
-    m_sinceDelivery.restart();
-    ++m_deliveries;
-
     QVector<LiveSample> batch;
     QVector<LatencyPoint> latency;
     const auto flush = [&] {

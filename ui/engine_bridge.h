@@ -8,19 +8,17 @@
 // was stopped, failed, or the window is closing.
 //
 // Thread affinity: every public function and every signal is GUI-thread only.
-#include <QElapsedTimer>
 #include <QMap>
 #include <QObject>
-#include <QTimer>
 #include <QVector>
 
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "engine/run/run_config.h"
 #include "ui/connection_test_result.h"
+#include "ui/delivery_queue.h"
 #include "ui/latency_point.h"
 #include "ui/live_sample.h"
 #include "ui/run_record.h"
@@ -68,7 +66,7 @@ public:
     bool isLatencyRunning() const { return m_latencyRunning; }
 
     // Deliveries so far (each one emits at most one batch of snapshots).
-    int deliveryCount() const { return m_deliveries; }
+    int deliveryCount() const { return m_queue.deliveries(); }
 
     // "20250131-142501-quick-set-get.json"
     static QString runFileName(const QDateTime& when, const QString& title);
@@ -95,16 +93,10 @@ private:
         QString status, error;   // LatencyEnd
     };
 
-    void enqueue(Event event);   // any thread
-    void deliver();              // GUI thread
+    void enqueue(Event event) { m_queue.push(std::move(event)); }   // any thread
+    void deliver(std::vector<Event>& events);                       // GUI thread
 
-    std::mutex m_mutex;          // guards m_pending and m_wakePosted
-    std::vector<Event> m_pending;
-    bool m_wakePosted = false;
-
-    QElapsedTimer m_sinceDelivery;
-    QTimer m_deliveryTimer;
-    int m_deliveries = 0;
+    DeliveryQueue<Event> m_queue;
 
     std::unique_ptr<engine::RunController> m_controller;
     std::thread m_thread;

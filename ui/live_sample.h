@@ -17,6 +17,7 @@ struct LiveSample {
     double overallMeanMs = 0;       // this test so far
     double progress = -1;           // 0..1 within the test, or -1 when unbounded
     QString lastError;
+    QVector<SpectrumPoint> spectrum;   // the test so far; empty during the warm-up
 };
 
 } // namespace tacho::ui

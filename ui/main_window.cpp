@@ -17,6 +17,8 @@
 #include <QToolBar>
 
 #include "ui/compare_page.h"
+#include "ui/capacity_bridge.h"
+#include "ui/capacity_page.h"
 #include "ui/engine_bridge.h"
 #include "ui/history_model.h"
 #include "ui/history_page.h"
@@ -59,6 +61,7 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
         qWarning("preset skipped: %s", qPrintable(problem));
 
     m_bridge = new EngineBridge(this);
+    m_capacityBridge = new CapacityBridge(this);
     m_sandbox = new SandboxServer(this);
     m_vault = new PasswordVault(QStringLiteral("tacho"), this);
     m_vault->setTimeoutMs(m_context.keychainTimeoutMs);
@@ -103,7 +106,10 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
     connect(m_historyStore, &HistoryStore::entryLoaded, m_historyModel, &HistoryModel::upsert);
     connect(m_historyStore, &HistoryStore::recordLoaded, this, [this](const RunRecord& record) {
         m_resultsPage->showRun(record);
-        showPage(ResultsTab);
+        const auto capacity = CapacityRecord::fromJson(record.capacity);
+        if (capacity && !m_capacityPage->isSearching())
+            m_capacityPage->showRecord(*capacity, record);
+        showPage(capacity ? CapacityTab : ResultsTab);
     });
     connect(m_historyStore, &HistoryStore::openFailed, this, [this](const QString& path, const QString& error) {
         QMessageBox::warning(this, tr("Open run"), tr("%1 cannot be read:\n%2").arg(path, error));
@@ -124,6 +130,8 @@ MainWindow::~MainWindow()
     // stops after that, so the run never loses its server mid-write.
     delete m_bridge;
     m_bridge = nullptr;
+    delete m_capacityBridge;   // stops a search and waits for it, likewise
+    m_capacityBridge = nullptr;
     m_sandbox->stop();
 }
 
@@ -220,12 +228,9 @@ void MainWindow::buildCentral()
     m_pages->addTab(m_latencyPage, tr("Latency"));
     // Later issues fill these; the tabs say so instead of hiding the plan.
     m_comparePage = new ComparePage(m_pages);
-    auto* capacity = new QLabel(tr("Capacity search arrives with issue 7."), m_pages);
-    capacity->setAlignment(Qt::AlignCenter);
+    m_capacityPage = new CapacityPage(m_pages);
     m_pages->addTab(m_comparePage, tr("Compare"));
-    m_pages->addTab(capacity, tr("Capacity"));
-    m_pages->setTabEnabled(CapacityTab, false);
-    m_pages->setTabToolTip(CapacityTab, tr("Arrives with issue 7"));
+    m_pages->addTab(m_capacityPage, tr("Capacity"));
     m_splitter->addWidget(m_side);
     m_splitter->addWidget(m_pages);
     m_splitter->setStretchFactor(0, 0);
@@ -339,6 +344,7 @@ void MainWindow::connectEngine()
     connect(m_latencyPage, &LatencyPage::stopRequested, m_bridge, &EngineBridge::stopLatency);
     connect(m_bridge, &EngineBridge::latencySamples, m_latencyPage, &LatencyPage::addSamples);
     connect(m_bridge, &EngineBridge::latencyFinished, m_latencyPage, &LatencyPage::finished);
+    connectCapacity();
 }
 
 void MainWindow::withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then)
@@ -478,14 +484,16 @@ void MainWindow::updateRunActions()
                       : !valid ? m_runPage->setup()->validationMessage()
                                : tr("Run the workload against the target (Ctrl+R)"));
     m_stop->setEnabled(isRunning());
-    m_cancel->setEnabled(isRunning());
+    m_cancel->setEnabled(m_bridge && m_bridge->isRunning());
+    m_capacityPage->setCanStart(!running && ready && valid, running ? tr("A run is in progress") : !ready ? why : m_runPage->setup()->validationMessage());
+    m_capacityPage->setWorkloadSummary(m_runPage->setup()->settings().summary());
     m_targetCombo->setEnabled(!running);
     m_workloadCombo->setEnabled(!running);
 }
 
 bool MainWindow::isRunning() const
 {
-    return m_bridge && m_bridge->isRunning();
+    return (m_bridge && m_bridge->isRunning()) || (m_capacityBridge && m_capacityBridge->isRunning());
 }
 
 bool MainWindow::startRun(QString* error)
@@ -506,6 +514,8 @@ bool MainWindow::startRun(QString* error)
         return refuse(tr("The setup is not valid: %1").arg(why));
 
     const ConnectionProfile target = currentTarget();
+    if (!confirmWritesTo(target))
+        return refuse(tr("Not run: writing to %1 was not confirmed.").arg(target.address()));
     RunMeta meta;
     meta.workload = m_runPage->setup()->workloadName();
     meta.title = meta.workload;
@@ -538,14 +548,17 @@ void MainWindow::stopRun()
 {
     if (!isRunning())
         return;
-    m_bridge->stopRun();
+    if (m_capacityBridge->isRunning())
+        m_capacityBridge->stop();
+    else
+        m_bridge->stopRun();
     m_progress->finish(tr("stopping…"));
     statusBar()->showMessage(tr("Stopping: letting the requests in flight finish…"), 5000);
 }
 
 void MainWindow::cancelRun()
 {
-    if (!isRunning())
+    if (!m_bridge || !m_bridge->isRunning())
         return;
     m_bridge->cancelRun();
     statusBar()->showMessage(tr("Cancelling…"), 5000);

@@ -22,6 +22,8 @@ class QTabWidget;
 namespace tacho::ui {
 
 class ComparePage;
+class CapacityBridge;
+class CapacityPage;
 class EngineBridge;
 class HistoryModel;
 class HistoryPage;
@@ -56,6 +58,8 @@ public:
     HistoryPage* historyPage() const { return m_historyPage; }
     LatencyPage* latencyPage() const { return m_latencyPage; }
     ComparePage* comparePage() const { return m_comparePage; }
+    CapacityPage* capacityPage() const { return m_capacityPage; }
+    CapacityBridge* capacityBridge() const { return m_capacityBridge; }
     RunProgressWidget* progress() const { return m_progress; }
     QTabWidget* pages() const { return m_pages; }
     QAction* runAction() const { return m_run; }
@@ -77,6 +81,11 @@ public:
     // message when it cannot start; with a password to fetch from the
     // keychain it starts when that arrives (runStarted follows).
     bool startRun(QString* error = nullptr);
+    // Asked before a run or a capacity search writes to a server that is not
+    // on this machine (benchmarks write data); true goes ahead. Default: a
+    // Yes/Cancel dialog. Tests and scripted mode put their own answer here.
+    using RemoteWriteConfirmation = std::function<bool(const QString& question)>;
+    void setRemoteWriteConfirmation(RemoteWriteConfirmation confirm) { m_confirmRemoteWrite = std::move(confirm); }
     void stopRun();
     void cancelRun();
     bool isRunning() const;
@@ -86,6 +95,7 @@ public:
 Q_SIGNALS:
     void targetReadinessChanged(bool ready);
     void runCompleted(const tacho::ui::RunRecord& record);
+    void capacityCompleted(const tacho::ui::RunRecord& record);
     void runRefused(const QString& why);
 
 protected:
@@ -104,6 +114,10 @@ private:
     // or the keychain's (asynchronously).
     void withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then);
     void startLatency();
+    void startCapacity();
+    // False when the target is remote and the person did not confirm writing to it.
+    bool confirmWritesTo(const ConnectionProfile& target);
+    void connectCapacity();
     void launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta);
     void onTargetChanged(int row);
     void onRunFinished(const RunRecord& record);
@@ -127,6 +141,7 @@ private:
     HistoryStore* m_historyStore = nullptr;
     HistoryModel* m_historyModel = nullptr;
     QHash<QString, QString> m_transientPasswords;   // transient targets only
+    RemoteWriteConfirmation m_confirmRemoteWrite;
 
     QComboBox* m_targetCombo = nullptr;
     QComboBox* m_workloadCombo = nullptr;
@@ -144,6 +159,8 @@ private:
     HistoryPage* m_historyPage = nullptr;
     LatencyPage* m_latencyPage = nullptr;
     ComparePage* m_comparePage = nullptr;
+    CapacityPage* m_capacityPage = nullptr;
+    CapacityBridge* m_capacityBridge = nullptr;
 
     QLabel* m_serverLabel = nullptr;
     QLabel* m_threadsLabel = nullptr;

@@ -171,12 +171,15 @@ struct RunChartWidget::Content {
 
     void update(const RunRecord& run, const ChartOptions& options)
     {
-        // The spectrum changes only when a test finishes: skip the rest.
+        // The spectrum changes at most once per delivery: skip redraws of the same one.
         if (kind == ChartKind::Spectrum) {
             qsizetype points = 0;
-            for (const TestRecord& t : run.tests)
+            double last = 0;
+            for (const TestRecord& t : run.tests) {
                 points += t.spectrum.size();
-            const QString key = QStringLiteral("%1/%2/%3").arg(run.tests.size()).arg(points).arg(options.logScale);
+                last += t.spectrum.isEmpty() ? 0.0 : t.spectrum.last().ms + t.spectrum.at(t.spectrum.size() / 2).ms;
+            }
+            const QString key = QStringLiteral("%1/%2/%3/%4").arg(run.tests.size()).arg(points).arg(options.logScale).arg(last);
             if (key == spectrumKey)
                 return;
             spectrumKey = key;
@@ -303,7 +306,8 @@ struct RunChartWidget::Content {
             if (xMax <= xMin)
                 xMax = xMin + 1;
             auto* timeAxis = static_cast<QValueAxis*>(x);
-            timeAxis->setRange(xMin, xMax);
+            if (!chart->isZoomed())   // a zoomed chart keeps the person's axes
+                timeAxis->setRange(xMin, xMax);
             // Ticks on round seconds (0, 0.5, 1, …), anchored at zero, so they
             // do not wander as the window slides.
             timeAxis->setTickType(QValueAxis::TicksDynamic);
@@ -338,6 +342,8 @@ struct RunChartWidget::Content {
             yMin = yIsLog ? kMinLogMs : 0;
             yMax = 1;
         }
+        if (chart->isZoomed())
+            return;
         if (yIsLog) {
             auto* axis = static_cast<QLogValueAxis*>(y);
             const double lo = std::pow(10.0, std::floor(std::log10(std::max(yMin, kMinLogMs))));
@@ -375,7 +381,8 @@ struct RunChartWidget::Content {
                          : QStringLiteral("99.") + QString(d - 2, QLatin1Char('9'));
             axis->append(label, d);
         }
-        axis->setRange(0, decades);
+        if (!chart->isZoomed())
+            axis->setRange(0, decades);
     }
 
     ChartKind kind;
@@ -390,7 +397,7 @@ struct RunChartWidget::Content {
 };
 
 RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
-    : QChartView(parent), m_kind(kind)
+    : ZoomableChartView(parent), m_kind(kind)
 {
     m_options.dark = palette().color(QPalette::Window).lightness() < 128;
     m_content = std::make_shared<Content>(kind, m_options.dark);
@@ -407,7 +414,7 @@ QString RunChartWidget::title(ChartKind kind)
     switch (kind) {
     case ChartKind::Throughput: return tr("Throughput per test");
     case ChartKind::Latency: return tr("Latency over time");
-    case ChartKind::Spectrum: return tr("Latency spectrum (finished tests)");
+    case ChartKind::Spectrum: return tr("Latency spectrum (percentile, 1/(1-p) axis)");
     case ChartKind::Errors: return tr("Errors & reconnects");
     }
     return {};

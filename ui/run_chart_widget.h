@@ -3,11 +3,12 @@
 // over time, the latency spectrum on a 1/(1-p) axis, or errors and
 // reconnects over time. It draws only when told (refresh()), from a bounded
 // window of the data, so the caller decides the rate (≤ 10 Hz live).
-#include <QChartView>
+// Drag to zoom, right-click to reset: the zoom holds while data streams.
 #include <QImage>
 #include <QList>
 
 #include "ui/run_record.h"
+#include "ui/zoomable_chart_view.h"
 
 class QLineSeries;
 class QAbstractAxis;
@@ -22,7 +23,7 @@ struct ChartOptions {
     bool dark = false;            // dark theme to match the palette
 };
 
-class RunChartWidget : public QChartView {
+class RunChartWidget : public ZoomableChartView {
     Q_OBJECT
 public:
     static constexpr int kMaxPointsPerSeries = 1500;

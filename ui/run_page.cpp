@@ -179,6 +179,9 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
         // A tick without replies repeats the previous point: keep each once.
         if (s.point.end > s.point.start && (test.intervals.isEmpty() || s.point.end > test.intervals.last().end))
             test.intervals << s.point;
+        // The spectrum of the test so far; the finished test's replaces it.
+        if (!s.spectrum.isEmpty())
+            test.spectrum = s.spectrum;
     }
     const LiveSample& last = batch.last();
     const TestRecord& test = m_run.tests.at(last.testIndex);

@@ -10,6 +10,7 @@
 #include "engine/run/run_config.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
+#include "engine/stats/latency_spectrum.h"
 
 namespace tacho::ui {
 
@@ -121,40 +122,15 @@ LatencySummary RunRecord::summaryOf(const engine::LatencyHistogram& h)
 
 QVector<SpectrumPoint> RunRecord::spectrumOf(const engine::LatencyHistogram& h)
 {
+    return spectrumOf(engine::latencySpectrum(h));
+}
+
+QVector<SpectrumPoint> RunRecord::spectrumOf(const std::vector<engine::SpectrumSample>& samples)
+{
     QVector<SpectrumPoint> points;
-    const std::uint64_t total = h.count();
-    if (total == 0)
-        return points;
-    // Percentiles evenly spaced on the 1/(1-p) log axis, ten per decade, up to
-    // the resolution the sample count supports (1/(1-p) <= count).
-    constexpr int kStepsPerDecade = 10;
-    const double lastDecade = std::log10(double(total));
-    std::vector<double> targets;
-    for (int k = 0;; ++k) {
-        const double x = double(k) / kStepsPerDecade;
-        if (x > lastDecade + 1e-9)
-            break;
-        targets.push_back(1.0 - std::pow(10.0, -x));
-    }
-    const std::uint64_t max = h.max();
-    std::size_t next = 0;
-    std::uint64_t cumulative = 0;
-    h.forEachBucket([&](std::uint64_t value, std::uint64_t count) {
-        cumulative += count;
-        const double fraction = double(cumulative) / double(total);
-        while (next < targets.size() && fraction + 1e-12 >= targets[next]) {
-            points.push_back({ targets[next] * 100.0, ms(std::min(value, max)) });
-            ++next;
-        }
-    });
-    // The maximum sits where 1/(1-p) equals the count.
-    if (total > 1) {
-        const double percentile = (1.0 - 1.0 / double(total)) * 100.0;
-        if (points.isEmpty() || points.last().percentile < percentile - 1e-9)
-            points.push_back({ percentile, ms(max) });
-        else
-            points.last().ms = ms(max);
-    }
+    points.reserve(static_cast<qsizetype>(samples.size()));
+    for (const engine::SpectrumSample& s : samples)
+        points.push_back({ s.percentile, ms(s.ns) });
     return points;
 }
 
@@ -281,6 +257,7 @@ std::optional<RunRecord> RunRecord::fromJson(const QByteArray& json, QString* er
         return fail(QStringLiteral("damaged run file: no \"status\""));
     r.failure = str(root, "failure");
     r.totalSeconds = num(root, "totalSeconds");
+    r.capacity = root.value(QStringLiteral("capacity")).toObject();
 
     const QJsonObject config = root.value(QStringLiteral("config")).toObject();
     const QJsonObject endpoint = config.value(QStringLiteral("endpoint")).toObject();

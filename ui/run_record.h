@@ -10,6 +10,7 @@
 #include <QVector>
 
 #include <optional>
+#include <vector>
 
 #include "ui/run_meta.h"
 
@@ -19,6 +20,7 @@ struct RunResult;
 struct TestResult;
 struct IntervalPoint;
 class LatencyHistogram;
+struct SpectrumSample;
 }
 
 namespace tacho::ui {
@@ -114,6 +116,10 @@ struct RunRecord {
 
     QVector<TestRecord> tests;
 
+    // A capacity search's "capacity" section (see engine/cli/capacity_command.h);
+    // empty for an ordinary run.
+    QJsonObject capacity;
+
     // Workbench additions.
     RunMeta meta;
     QString filePath;               // the run file, once saved
@@ -144,6 +150,7 @@ struct RunRecord {
     // The percentile spectrum of a histogram (ns values), about ten points
     // per decade of 1/(1-p), ending at the maximum.
     static QVector<SpectrumPoint> spectrumOf(const engine::LatencyHistogram& histogram);
+    static QVector<SpectrumPoint> spectrumOf(const std::vector<engine::SpectrumSample>& samples);
     static LatencySummary summaryOf(const engine::LatencyHistogram& histogram);
 };
 

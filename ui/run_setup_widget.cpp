@@ -80,7 +80,7 @@ void RunSetupWidget::build()
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     presetLabel->setBuddy(m_preset);
     m_paste = new QPushButton(tr("Paste &command line…"), content);
-    m_paste->setToolTip(tr("Fill the form from a redis-benchmark command line"));
+    m_paste->setToolTip(tr("Fill the form from a redis-benchmark or memtier_benchmark command line"));
     m_copy = new QPushButton(tr("C&opy as command line"), content);
     m_copy->setToolTip(tr("Copy the equivalent tacho-cli command line to the clipboard"));
     top->addWidget(presetLabel);
@@ -117,6 +117,17 @@ void RunSetupWidget::build()
     m_pipeline = spin(pipeBox, 1, 100000, tr("Pipeline depth"));
     m_pipeline->setToolTip(tip(tr("Requests in flight per connection (1: no pipelining)."), QStringLiteral("-P <numreq>")));
     pipeForm->addRow(tr("&Depth:"), m_pipeline);
+    m_rate = new QDoubleSpinBox(pipeBox);
+    m_rate->setRange(0, 1e9);
+    m_rate->setDecimals(0);
+    m_rate->setSuffix(tr(" req/s"));
+    m_rate->setSpecialValueText(tr("closed loop (as fast as replies come)"));
+    m_rate->setAlignment(Qt::AlignRight);
+    m_rate->setAccessibleName(tr("Rate in requests per second, open loop"));
+    m_rate->setToolTip(tip(tr("Open loop: send this many requests per second in total, spread over the connections, whatever the server does; "
+                              "latency counts from when each request was due, so queueing shows. 0: closed loop."),
+                           QStringLiteral("--rate <n> (Tacho; memtier: --rate-limiting per connection)")));
+    pipeForm->addRow(tr("R&ate:"), m_rate);
     grid->addWidget(pipeBox, 1, 0);
 
     // Amount: requests or duration, warm-up.
@@ -189,8 +200,20 @@ void RunSetupWidget::build()
     m_command->setAccessibleName(tr("Custom command"));
     m_command->setToolTip(tip(tr("Any command with its arguments, as on a redis-benchmark command line; quotes work as in a shell."), QStringLiteral("[COMMAND ARGS...]")));
     m_custom->setToolTip(m_command->toolTip());
+    m_memtier = new QRadioButton(tr("&memtier workload:"), cmdBox);
+    cmdGroup->addButton(m_memtier);
+    m_memtierLine = new QLineEdit(cmdBox);
+    m_memtierLine->setReadOnly(true);
+    m_memtierLine->setPlaceholderText(tr("paste a memtier_benchmark line to use its mix, keys and values"));
+    m_memtierLine->setAccessibleName(tr("memtier workload"));
+    m_memtierLine->setToolTip(tip(tr("A pasted memtier_benchmark line, kept whole (without its target and output options): it defines "
+                                     "connections, mix, keys and values; the fields above describe it. Choose another command to edit the form again."),
+                                  QStringLiteral("tacho-cli memtier …")));
+    m_memtier->setToolTip(m_memtierLine->toolTip());
+    m_memtier->setEnabled(false);
     cmdForm->addRow(m_suite, m_tests);
     cmdForm->addRow(m_custom, m_command);
+    cmdForm->addRow(m_memtier, m_memtierLine);
     grid->addWidget(cmdBox, 2, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
@@ -213,9 +236,10 @@ void RunSetupWidget::build()
     // Every edit re-validates; the preset combo follows the form.
     for (QSpinBox* box : { m_connections, m_threads, m_pipeline, m_requests, m_keyspace, m_valueSize, m_seed })
         connect(box, &QSpinBox::valueChanged, this, &RunSetupWidget::onEdited);
-    for (QDoubleSpinBox* box : { m_duration, m_warmup })
+    for (QDoubleSpinBox* box : { m_duration, m_warmup, m_rate })
         connect(box, &QDoubleSpinBox::valueChanged, this, &RunSetupWidget::onEdited);
-    for (QAbstractButton* button : std::initializer_list<QAbstractButton*> { m_keepAlive, m_byRequests, m_byDuration, m_loop, m_suite, m_custom, m_seedGiven })
+    connect(m_memtier, &QAbstractButton::toggled, this, &RunSetupWidget::updateMemtierMode);
+    for (QAbstractButton* button : std::initializer_list<QAbstractButton*> { m_keepAlive, m_byRequests, m_byDuration, m_loop, m_suite, m_custom, m_seedGiven, m_memtier })
         connect(button, &QAbstractButton::toggled, this, &RunSetupWidget::onEdited);
     for (QLineEdit* edit : { m_tests, m_command })
         connect(edit, &QLineEdit::textEdited, this, &RunSetupWidget::onEdited);
@@ -242,12 +266,17 @@ WorkloadSettings RunSetupWidget::readWidgets() const
     s.requests = static_cast<quint64>(m_requests->value());
     s.durationSeconds = m_duration->value();
     s.warmupSeconds = m_warmup->value();
+    s.rate = m_rate->value();
     s.loop = m_loop->isChecked();
     s.keyspace = static_cast<quint64>(m_keyspace->value());
     s.valueSize = static_cast<quint32>(m_valueSize->value());
     s.seedGiven = m_seedGiven->isChecked();
     s.seed = s.seedGiven ? static_cast<quint64>(m_seed->value()) : 0;
     s.commands = m_custom->isChecked() ? WorkloadSettings::Commands::Custom : WorkloadSettings::Commands::Suite;
+    if (m_memtier->isChecked()) {
+        s.commands = WorkloadSettings::Commands::Memtier;
+        s.memtierArguments = m_memtierArguments;
+    }
     s.tests = m_tests->text().trimmed();
     s.customCommand = m_command->text().trimmed();
     return s;
@@ -265,12 +294,19 @@ void RunSetupWidget::writeWidgets(const WorkloadSettings& s)
     m_requests->setValue(clampInt(s.requests == 0 ? 100000 : s.requests));
     m_duration->setValue(s.durationSeconds);
     m_warmup->setValue(s.warmupSeconds);
+    m_rate->setValue(s.rate);
     m_loop->setChecked(s.loop);
     m_keyspace->setValue(clampInt(s.keyspace));
     m_valueSize->setValue(static_cast<int>(s.valueSize));
     m_seedGiven->setChecked(s.seedGiven);
     m_seed->setValue(clampInt(s.seed));
-    (s.commands == WorkloadSettings::Commands::Custom ? m_custom : m_suite)->setChecked(true);
+    m_memtierArguments = s.commands == WorkloadSettings::Commands::Memtier ? s.memtierArguments : QStringList {};
+    m_memtierLine->setText(m_memtierArguments.join(QLatin1Char(' ')));
+    m_memtier->setEnabled(!m_memtierArguments.isEmpty());
+    (s.commands == WorkloadSettings::Commands::Memtier ? m_memtier
+     : s.commands == WorkloadSettings::Commands::Custom ? m_custom
+                                                         : m_suite)->setChecked(true);
+    updateMemtierMode();
     m_tests->setText(s.tests);
     m_command->setText(s.customCommand);
     m_updating = false;
@@ -404,11 +440,13 @@ bool RunSetupWidget::applyCommandLine(const QString& line, QString* message, Wor
 void RunSetupWidget::pasteFromDialog()
 {
     QString initial = QApplication::clipboard()->text().trimmed();
-    if (!initial.contains(QLatin1String("redis-benchmark")) && !initial.startsWith(QLatin1Char('-')))
+    if (!initial.contains(QLatin1String("redis-benchmark")) && !initial.contains(QLatin1String("memtier"))
+        && !initial.startsWith(QLatin1Char('-')))
         initial.clear();
     bool ok = false;
     const QString line = QInputDialog::getMultiLineText(this, tr("Paste command line"),
-                                                        tr("A redis-benchmark command line (with or without \"redis-benchmark\"):"),
+                                                        tr("A redis-benchmark command line (with or without \"redis-benchmark\"),\n"
+                                                           "or a memtier_benchmark line (starting with \"memtier_benchmark\"):"),
                                                         initial, &ok);
     if (!ok || line.trimmed().isEmpty())
         return;
@@ -431,6 +469,15 @@ void RunSetupWidget::copyCommandLine()
     showNote(tr("Copied: %1").arg(line) + (m_targetNeedsPassword ? tr("  (add -a PASSWORD: the target has one)") : QString()), false);
 }
 
+void RunSetupWidget::updateMemtierMode()
+{
+    const bool memtier = m_memtier->isChecked();
+    for (QWidget* field : std::initializer_list<QWidget*> { m_connections, m_threads, m_keepAlive, m_pipeline, m_byRequests, m_byDuration,
+                                                            m_requests, m_duration, m_warmup, m_rate, m_keyspace, m_valueSize,
+                                                            m_seedGiven, m_seed, m_loop })
+        field->setEnabled(!memtier && !m_readOnly);
+}
+
 void RunSetupWidget::showNote(const QString& text, bool error)
 {
     QPalette p = palette();
@@ -443,8 +490,10 @@ void RunSetupWidget::showNote(const QString& text, bool error)
 void RunSetupWidget::setReadOnly(bool readOnly)
 {
     m_readOnly = readOnly;
-    for (QWidget* w : std::initializer_list<QWidget*> { m_preset, m_paste, m_connections, m_threads, m_keepAlive, m_pipeline, m_byRequests, m_byDuration, m_requests, m_duration, m_warmup, m_loop, m_keyspace, m_valueSize, m_seedGiven, m_seed, m_suite, m_custom, m_tests, m_command })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_preset, m_paste, m_suite, m_custom, m_tests, m_command })
         w->setEnabled(!readOnly);
+    m_memtier->setEnabled(!readOnly && !m_memtierArguments.isEmpty());
+    updateMemtierMode();
 }
 
 } // namespace tacho::ui

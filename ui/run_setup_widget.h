@@ -2,7 +2,8 @@
 // The run setup form: a workload preset, then the options grouped as people
 // think of them, each with its redis-benchmark flag in the tooltip. Checked
 // as typed by redis-benchmark's own parser. "Paste command line" fills the
-// form from a redis-benchmark line; "Copy as command line" gives the
+// form from a redis-benchmark or memtier_benchmark line (a memtier line is
+// kept whole, as the workload, and the fields describe it); "Copy as command line" gives the
 // equivalent tacho-cli line.
 #include <QList>
 #include <QWidget>
@@ -72,6 +73,8 @@ private:
     void pasteFromDialog();
     void copyCommandLine();
     void showNote(const QString& text, bool error);
+    // A memtier workload defines everything but the target: the fields only describe it.
+    void updateMemtierMode();
     QWidget* widgetForOption(const QString& message) const;
 
     QList<WorkloadPreset> m_presets;
@@ -107,6 +110,10 @@ private:
     QLineEdit* m_command = nullptr;
     QCheckBox* m_seedGiven = nullptr;
     QSpinBox* m_seed = nullptr;
+    QDoubleSpinBox* m_rate = nullptr;
+    QRadioButton* m_memtier = nullptr;
+    QLineEdit* m_memtierLine = nullptr;
+    QStringList m_memtierArguments;   // the pasted memtier workload, while m_memtier is checked
 };
 
 } // namespace tacho::ui

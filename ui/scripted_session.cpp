@@ -118,6 +118,13 @@ void ScriptedSession::waitForTarget()
 void ScriptedSession::beginRun()
 {
     connect(m_window, &MainWindow::runCompleted, this, &ScriptedSession::onRunCompleted, Qt::UniqueConnection);
+    // The command line named the target and asked for the run: that is the
+    // confirmation a remote server needs here (no dialog blocks automation).
+    m_window->setRemoteWriteConfirmation([this](const QString&) {
+        say(QStringLiteral("the target %1 is not on this machine; the command line asked for this run, so it goes ahead")
+                .arg(m_window->currentTarget().address()));
+        return true;
+    });
     QString error;
     say(QStringLiteral("running \"%1\" against %2: %3")
             .arg(m_window->runPage()->setup()->workloadName(), m_window->currentTarget().name, m_window->runPage()->setup()->commandLine()));

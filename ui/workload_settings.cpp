@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/cli/capacity_command.h"
+#include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
 #include "ui/number_format.h"
 #include "ui/shell_words.h"
@@ -19,7 +21,7 @@ const QSet<QString>& optionsWithValue()
     static const QSet<QString> set {
         "-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads", "-k",
         "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert", "--cacertdir", "--cert",
-        "--key", "--tls-ciphers", "--tls-ciphersuites", "--duration", "--warmup", "--json",
+        "--key", "--tls-ciphers", "--tls-ciphersuites", "--duration", "--warmup", "--json", "--rate",
     };
     return set;
 }
@@ -39,6 +41,21 @@ const QSet<QString>& outputOptions()
     return set;
 }
 
+// The server a parsed line names (its options as written are added by the caller).
+WorkloadSettings::Target targetOf(const engine::RunConfig& config)
+{
+    WorkloadSettings::Target found;
+    found.host = QString::fromStdString(config.endpoint.host);
+    found.port = config.endpoint.port;
+    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
+    found.user = QString::fromStdString(config.user);
+    found.password = QString::fromStdString(config.password);
+    found.database = config.database;
+    found.protocol = config.protocol;
+    found.tls = config.endpoint.tls;
+    return found;
+}
+
 QString number(double value)
 {
     return QString::number(value, 'g', 10);
@@ -48,6 +65,8 @@ QString number(double value)
 
 QStringList WorkloadSettings::toArguments() const
 {
+    if (commands == Commands::Memtier)
+        return memtierArguments;
     QStringList args;
     if (connections != 50)
         args << "-c" << QString::number(connections);
@@ -65,6 +84,8 @@ QStringList WorkloadSettings::toArguments() const
     }
     if (warmupSeconds > 0)
         args << "--warmup" << number(warmupSeconds);
+    if (rate > 0)
+        args << "--rate" << number(rate);
     if (keyspace > 0)
         args << "-r" << QString::number(keyspace);
     if (valueSize != 3)
@@ -85,13 +106,25 @@ QStringList WorkloadSettings::toArguments() const
 
 QString WorkloadSettings::toCommandLine(const QStringList& targetArguments) const
 {
-    QStringList words { "tacho-cli", "redis-benchmark" };
+    QStringList words { "tacho-cli", commands == Commands::Memtier ? "memtier" : "redis-benchmark" };
     words << targetArguments << toArguments();
     return ShellWords::join(words);
 }
 
 std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) const
 {
+    if (commands == Commands::Memtier) {
+        std::vector<std::string> args { "memtier" };
+        for (const QString& arg : memtierArguments)
+            args.push_back(arg.toStdString());
+        try {
+            return engine::parseStepWorkload(args).config;
+        } catch (const engine::UsageError& e) {
+            if (error)
+                *error = QString::fromStdString(e.what());
+            return std::nullopt;
+        }
+    }
     if (commands == Commands::Custom) {
         QString splitError;
         const QStringList words = ShellWords::split(customCommand, &splitError);
@@ -140,6 +173,10 @@ std::optional<WorkloadSettings> WorkloadSettings::fromCommandLine(const QString&
     };
     if (!words.isEmpty() && isProgram(words.first(), "tacho-cli"))
         words.removeFirst();
+    if (!words.isEmpty() && (isProgram(words.first(), "memtier_benchmark") || isProgram(words.first(), "memtier"))) {
+        words.removeFirst();
+        return fromMemtierArguments(words, error, ignored, target);
+    }
     if (!words.isEmpty() && (isProgram(words.first(), "redis-benchmark") || words.first() == QLatin1String("$redis-benchmark")))
         words.removeFirst();
     return fromArguments(words, error, ignored, target);
@@ -187,6 +224,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
         s.requests = config.requests;
     }
     s.warmupSeconds = config.warmupSeconds;
+    s.rate = config.rate;
     s.keyspace = config.keyspace;
     s.valueSize = config.valueSize;
     s.loop = config.loop;
@@ -197,15 +235,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
     // them on the line (the parser has accepted it, so the scan is simple).
     QStringList command;
     QString selection;
-    Target found;
-    found.host = QString::fromStdString(config.endpoint.host);
-    found.port = config.endpoint.port;
-    found.unixSocket = QString::fromStdString(config.endpoint.unixSocket);
-    found.user = QString::fromStdString(config.user);
-    found.password = QString::fromStdString(config.password);
-    found.database = config.database;
-    found.protocol = config.protocol;
-    found.tls = config.endpoint.tls;
+    Target found = targetOf(config);
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const QString& arg = arguments.at(i);
         if (arg.isEmpty() || !arg.startsWith(QLatin1Char('-'))) {
@@ -236,10 +266,86 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
     return s;
 }
 
+std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QStringList& arguments, QString* error,
+                                                                       QStringList* ignored, Target* target)
+{
+    const auto fail = [&](const QString& message) -> std::optional<WorkloadSettings> {
+        if (error)
+            *error = QStringLiteral("memtier_benchmark: ") + message;
+        return std::nullopt;
+    };
+    // The target comes from the profile; outputs are the workbench's own.
+    static const QSet<QString> targetNames { "--server", "--host", "--port", "--unix-socket", "--authenticate", "--uri",
+                                             "--tls", "--cert", "--key", "--cacert", "--tls-skip-verify", "--tls-protocols",
+                                             "--sni", "--ipv4", "--ipv6", "--protocol", "--select-db" };
+    static const QSet<QString> outputNames { "--out-file", "--json-out-file", "--client-stats", "--hdr-file-prefix",
+                                             "--show-config", "--hide-histogram", "--print-percentiles", "--print-all-runs",
+                                             "--command-stats-breakdown", "--json", "--statsd-host", "--statsd-port",
+                                             "--statsd-prefix", "--statsd-run-label", "--graphite-port", "--debug" };
+    std::vector<std::string> all;
+    for (const QString& arg : arguments)
+        all.push_back(arg.toStdString());
+    std::vector<engine::MemtierOption> options;
+    engine::MemtierInvocation whole;
+    try {
+        options = engine::tokenizeMemtierArgs(all);
+        whole = engine::parseMemtierArgs(all);
+    } catch (const engine::UsageError& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    if (whole.showHelp || whole.showVersion)
+        return fail(QStringLiteral("--help and --version print text; they are not a workload"));
+
+    WorkloadSettings s;
+    s.commands = Commands::Memtier;
+    Target found = targetOf(whole.config);
+    for (const engine::MemtierOption& option : options) {
+        const QString name = QString::fromStdString(option.name);
+        if (targetNames.contains(name)) {
+            found.given = true;
+            found.options << QString::fromStdString(option.label);
+            continue;
+        }
+        if (outputNames.contains(name) || name == QLatin1String("--preload") || name == QLatin1String("--preload-pipeline")) {
+            if (ignored)
+                *ignored << QString::fromStdString(option.label)
+                        + (name.startsWith(QLatin1String("--preload")) ? QStringLiteral(" (the Capacity page preloads)") : QString());
+            continue;
+        }
+        s.memtierArguments << (option.value ? name + QLatin1Char('=') + QString::fromStdString(*option.value) : name);
+    }
+
+    // What the workload itself makes of the kept options (the fields describe it).
+    std::optional<engine::RunConfig> workload = s.toRunConfig(error);
+    if (!workload)
+        return fail(error ? *error : QString());
+    s.connections = workload->connections;
+    s.threads = workload->threads;
+    s.pipeline = workload->pipeline;
+    s.keepAlive = workload->keepAlive;
+    if (workload->durationSeconds > 0) {
+        s.amount = Amount::Duration;
+        s.durationSeconds = workload->durationSeconds;
+    } else {
+        s.amount = Amount::Requests;
+        s.requests = workload->requests;
+    }
+    s.warmupSeconds = workload->warmupSeconds;
+    s.rate = workload->rate > 0 ? workload->rate : workload->ratePerConnection * workload->connections;
+    s.keyspace = whole.workload.keyCount();
+    s.valueSize = whole.workload.values.fixedSize;
+    if (target)
+        *target = found;
+    return s;
+}
+
 QString WorkloadSettings::summary() const
 {
     QStringList parts;
-    if (commands == Commands::Custom)
+    if (commands == Commands::Memtier)
+        parts << QStringLiteral("memtier ") + memtierArguments.join(QLatin1Char(' ')).left(60)
+                + (memtierArguments.join(QLatin1Char(' ')).size() > 60 ? QStringLiteral("…") : QString());
+    else if (commands == Commands::Custom)
         parts << customCommand.left(40) + (customCommand.size() > 40 ? QStringLiteral("…") : QString());
     else
         parts << (tests.isEmpty() ? QStringLiteral("full suite") : tests.toUpper());
@@ -254,6 +360,8 @@ QString WorkloadSettings::summary() const
         parts << QStringLiteral("%1 s/test").arg(number(durationSeconds));
     if (warmupSeconds > 0)
         parts << QStringLiteral("warm-up %1 s").arg(number(warmupSeconds));
+    if (rate > 0)
+        parts << QStringLiteral("rate %1/s").arg(NumberFormat::rate(rate));
     if (keyspace > 0)
         parts << QStringLiteral("-r %1").arg(NumberFormat::count(keyspace));
     if (valueSize != 3)

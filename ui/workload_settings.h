@@ -14,7 +14,7 @@ namespace tacho::ui {
 
 struct WorkloadSettings {
     enum class Amount { Requests, Duration };
-    enum class Commands { Suite, Custom };
+    enum class Commands { Suite, Custom, Memtier };
 
     int connections = 50;          // -c
     int threads = 1;               // --threads
@@ -24,11 +24,17 @@ struct WorkloadSettings {
     quint64 requests = 100000;     // -n, per test
     double durationSeconds = 10;   // --duration, per test
     double warmupSeconds = 0;      // --warmup, per test
+    double rate = 0;               // --rate: open loop, requests/s over all connections; 0 = closed loop
     quint64 keyspace = 0;          // -r (0: every request uses the same key)
     quint32 valueSize = 3;         // -d, bytes
     Commands commands = Commands::Suite;
     QString tests;                 // -t list; empty = the whole suite
     QString customCommand;         // a command line: "hmget hash1 key1"
+    // Commands::Memtier: a pasted memtier_benchmark workload, its options
+    // in canonical "--name=value" form without target or output options. It
+    // is the whole workload (run as "tacho-cli memtier …"); the fields above
+    // then only describe it.
+    QStringList memtierArguments;
     bool loop = false;             // -l
     bool seedGiven = false;        // --seed
     quint64 seed = 0;
@@ -56,12 +62,17 @@ struct WorkloadSettings {
     // with the parser's message (which names the option) when invalid.
     std::optional<engine::RunConfig> toRunConfig(QString* error) const;
 
-    // A pasted line: "redis-benchmark …", "tacho-cli redis-benchmark …" or
-    // just the options. Output options (-q, --csv, …) are listed in *ignored;
+    // A pasted line: "redis-benchmark …", "tacho-cli redis-benchmark …",
+    // "memtier_benchmark …", "tacho-cli memtier …" or just redis-benchmark
+    // options. Output options (-q, --csv, …) are listed in *ignored;
     // target options go to *target. nullopt with a message on a usage error.
     static std::optional<WorkloadSettings> fromCommandLine(const QString& line, QString* error,
                                                            QStringList* ignored = nullptr,
                                                            Target* target = nullptr);
+    // memtier_benchmark's options (what follows the program name).
+    static std::optional<WorkloadSettings> fromMemtierArguments(const QStringList& arguments, QString* error,
+                                                                QStringList* ignored = nullptr,
+                                                                Target* target = nullptr);
     static std::optional<WorkloadSettings> fromArguments(const QStringList& arguments, QString* error,
                                                          QStringList* ignored = nullptr,
                                                          Target* target = nullptr);

@@ -331,7 +331,7 @@ void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::opti
 }
 
 std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
-                         std::optional<std::size_t> preloadTest, const StepWorkload& workload)
+                         std::optional<std::size_t> preloadTest, const std::string& workloadLine)
 {
     const CapacitySearchOptions& o = r.options;
     JsonWriter w(2);
@@ -357,7 +357,7 @@ std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<
     w.field("maxAttempts", o.maxAttempts);
     w.field("maxErrors", o.maxErrors);
     w.field("maxSteps", o.maxSteps);
-    w.field("workload", workload.commandLine());
+    w.field("workload", workloadLine);
     w.field("stopReason", capacityStopReasonName(r.stopReason));
     w.field("stopDetail", r.stopDetail);
     w.field("summary", r.summary());
@@ -664,6 +664,66 @@ Examples:
 )";
 }
 
+RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
+                          const std::string& workloadLine, bool searched, std::string* section)
+{
+    const CapacitySearchOptions& o = result.options;
+    RunResult file;
+    file.config = withoutSecrets(runner.configFor(o.from));
+    std::optional<std::size_t> preloadIndex;
+    if (preload) {
+        file.environment = preload->environment;
+        if (!preload->tests.empty()) {
+            preloadIndex = file.tests.size();
+            file.tests.push_back(std::move(preload->tests.front()));
+        }
+    }
+    if (runner.hasEnvironment() || !preload)
+        file.environment = runner.environment();
+    // Where every run of every step lands in "tests".
+    const std::size_t offset = file.tests.size();
+    std::vector<std::vector<std::optional<std::size_t>>> indexes;
+    const auto& stepTests = runner.stepTests();
+    for (const CapacityStep& step : result.steps) {
+        std::vector<std::optional<std::size_t>> runs;
+        for (const auto& test : step.tests) {
+            std::optional<std::size_t> index;
+            for (std::size_t k = 0; test && k < stepTests.size(); ++k)
+                if (stepTests[k].get() == test.get())
+                    index = offset + k;
+            runs.push_back(index);
+        }
+        indexes.push_back(std::move(runs));
+    }
+    *section = capacityJson(result, indexes, preloadIndex, workloadLine);
+    for (TestResult& test : runner.takeStepTests())
+        file.tests.push_back(std::move(test));
+    if (preload && preload->status == RunStatus::Failed) {
+        file.status = RunStatus::Failed;
+        file.failure = "preload: " + preload->failure;
+    } else if (result.stopReason == CapacityStopReason::Failed) {
+        file.status = RunStatus::Failed;
+        file.failure = result.stopDetail;
+    } else if (result.stopReason == CapacityStopReason::Stopped || !searched) {
+        file.status = RunStatus::Stopped;
+    }
+    for (const TestResult& test : file.tests)
+        file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
+    return file;
+}
+
+bool writeCapacityRunFile(const std::string& path, const CapacityResult& result, RunControllerStepRunner& runner,
+                          std::optional<RunResult> preload, const std::string& workloadLine, bool searched,
+                          std::string* error, std::string* sectionOut)
+{
+    std::string section;
+    const RunResult file = capacityRunFile(result, runner, std::move(preload), workloadLine, searched, &section);
+    const bool written = writeRunFileWithSection(path, file, "capacity", section, error);
+    if (sectionOut)
+        *sectionOut = std::move(section);
+    return written;
+}
+
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
     std::ostream& out = *io.out;
@@ -747,6 +807,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     }
 
     CapacityResult result;
+    result.options = o;
     bool searched = false;
     if (status == 0 && (!preload || preload->status == RunStatus::Completed)) {
         CapacitySearch search(o);
@@ -810,49 +871,8 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     }
 
     if (!inv.jsonPath.empty()) {
-        RunResult file;
-        file.config = withoutSecrets(runner.configFor(o.from));
-        std::optional<std::size_t> preloadIndex;
-        if (preload) {
-            file.environment = preload->environment;
-            if (!preload->tests.empty()) {
-                preloadIndex = file.tests.size();
-                file.tests.push_back(std::move(preload->tests.front()));
-            }
-        }
-        if (runner.hasEnvironment() || !preload)
-            file.environment = runner.environment();
-        // Where every run of every step lands in "tests".
-        const std::size_t offset = file.tests.size();
-        std::vector<std::vector<std::optional<std::size_t>>> indexes;
-        const auto& stepTests = runner.stepTests();
-        for (const CapacityStep& step : result.steps) {
-            std::vector<std::optional<std::size_t>> runs;
-            for (const auto& test : step.tests) {
-                std::optional<std::size_t> index;
-                for (std::size_t k = 0; test && k < stepTests.size(); ++k)
-                    if (stepTests[k].get() == test.get())
-                        index = offset + k;
-                runs.push_back(index);
-            }
-            indexes.push_back(std::move(runs));
-        }
-        const std::string section = capacityJson(result, indexes, preloadIndex, workload);
-        for (TestResult& test : runner.takeStepTests())
-            file.tests.push_back(std::move(test));
-        if (preload && preload->status == RunStatus::Failed) {
-            file.status = RunStatus::Failed;
-            file.failure = "preload: " + preload->failure;
-        } else if (result.stopReason == CapacityStopReason::Failed) {
-            file.status = RunStatus::Failed;
-            file.failure = result.stopDetail;
-        } else if (result.stopReason == CapacityStopReason::Stopped || !searched) {
-            file.status = RunStatus::Stopped;
-        }
-        for (const TestResult& test : file.tests)
-            file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
         std::string error;
-        if (!writeRunFileWithSection(inv.jsonPath, file, "capacity", section, &error)) {
+        if (!writeCapacityRunFile(inv.jsonPath, result, runner, std::move(preload), workload.commandLine(), searched, &error)) {
             err << kPrefix << error << "\n";
             status = 1;
         }

@@ -76,4 +76,16 @@ bool writeTextFileAtomically(const std::string& path, const std::string& text, s
 bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
                              const std::string& sectionJson, std::string* error);
 
+// The run file of a capacity search: the preload's test (if any), then
+// every run of every step as a test, and a "capacity" section (a JSON
+// object, in *section) with the options, the steps, the curve and the
+// result. `searched` false: the search never started (stopped or failed
+// preload). Moves the runner's step tests out (takeStepTests).
+RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
+                          const std::string& workloadLine, bool searched, std::string* section);
+// capacityRunFile written atomically to `path`; the section also in *sectionOut when given.
+bool writeCapacityRunFile(const std::string& path, const CapacityResult& result, RunControllerStepRunner& runner,
+                          std::optional<RunResult> preload, const std::string& workloadLine, bool searched,
+                          std::string* error, std::string* sectionOut = nullptr);
+
 } // namespace tacho::engine

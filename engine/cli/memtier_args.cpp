@@ -206,38 +206,9 @@ const OptionSpec* findShort(char c)
 
 } // namespace
 
-MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
+std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args)
 {
-    MemtierInvocation inv;
-    RunConfig& config = inv.config;
-    MemtierWorkload& w = inv.workload;
-    TlsSettings& tls = config.endpoint.tlsSettings;
-
-    std::optional<std::string> requestsText;
-    bool testTimeGiven = false;
-    bool ratioGiven = false;
-    bool keyPatternGiven = false;
-    bool dataSizeGiven = false;
-    bool sizeRangeGiven = false;
-    bool sizeListGiven = false;
-    bool sizePatternGiven = false;
-    bool stddevGiven = false;
-    bool zipfGiven = false;
-    bool seedGiven = false;
-    double totalRate = 0;
-    std::uint64_t maxReconnectAttempts = 0;
-    double backoffFactor = 0;
-    std::uint64_t reconnectInterval = 0;
-    std::string credentials;
-    bool credentialsGiven = false;
-
-    // (canonical name as "--name", value) pairs, in order.
-    struct Parsed {
-        std::string name;                  // canonical "--name"
-        std::string label;                 // as typed, for messages: "-n", "--requests"
-        std::optional<std::string> value;
-    };
-    std::vector<Parsed> parsed;
+    std::vector<MemtierOption> parsed;
     // Like getopt_long in memtier: --help and --version win over whatever follows.
     const auto helpOrVersion = [&] {
         return !parsed.empty() && (parsed.back().name == "--help" || parsed.back().name == "--version");
@@ -285,8 +256,37 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             throw UsageError("unexpected argument " + quoted(arg) + " (memtier takes options only)");
         }
     }
+    return parsed;
+}
 
-    for (const Parsed& option : parsed) {
+MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
+{
+    MemtierInvocation inv;
+    RunConfig& config = inv.config;
+    MemtierWorkload& w = inv.workload;
+    TlsSettings& tls = config.endpoint.tlsSettings;
+
+    std::optional<std::string> requestsText;
+    bool testTimeGiven = false;
+    bool ratioGiven = false;
+    bool keyPatternGiven = false;
+    bool dataSizeGiven = false;
+    bool sizeRangeGiven = false;
+    bool sizeListGiven = false;
+    bool sizePatternGiven = false;
+    bool stddevGiven = false;
+    bool zipfGiven = false;
+    bool seedGiven = false;
+    double totalRate = 0;
+    std::uint64_t maxReconnectAttempts = 0;
+    double backoffFactor = 0;
+    std::uint64_t reconnectInterval = 0;
+    std::string credentials;
+    bool credentialsGiven = false;
+
+    const std::vector<MemtierOption> parsed = tokenizeMemtierArgs(args);
+
+    for (const MemtierOption& option : parsed) {
         const std::string& name = option.name;   // for dispatch
         const std::string& label = option.label; // for messages, as typed
         const std::string value = option.value.value_or(std::string());

@@ -10,6 +10,7 @@
 // 50,99,99.9. The random seed is constant unless --randomize (memtier's
 // reproducible default); every connection draws its own stream.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,6 +65,17 @@ struct MemtierInvocation {
     bool showHelp = false;
     bool showVersion = false;
 };
+
+// One option of a memtier line, as the parser reads it.
+struct MemtierOption {
+    std::string name;                    // canonical "--name" (abbreviations and short forms resolved)
+    std::string label;                   // as typed, for messages: "-n", "--req"
+    std::optional<std::string> value;    // for options that take one
+};
+// The options in order, up to and including --help or --version. Throws
+// UsageError on unknown or ambiguous options and missing values; values
+// are not checked here.
+std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args);
 
 // Parses the arguments that follow "memtier". Throws UsageError with a
 // message naming the option on unknown options, missing or malformed values,

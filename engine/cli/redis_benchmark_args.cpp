@@ -75,6 +75,19 @@ double parseSeconds(std::string_view option, std::string_view text)
     return value;
 }
 
+// A whole-token finite decimal rate in requests per second ("5000", "2.5e4").
+double parseRate(std::string_view option, std::string_view text)
+{
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        throw UsageError(std::string(option) + ": " + quoted(text) + " is not a number of requests per second");
+    if (!(value > 0) || value > 1e9)
+        throw UsageError(std::string(option) + ": must be above 0 and at most 1,000,000,000 requests/s (got "
+                         + std::string(text) + ")");
+    return value;
+}
+
 } // namespace
 
 RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> args,
@@ -198,6 +211,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             config.durationSeconds = parseSeconds(arg, value());
             if (!(config.durationSeconds > 0))
                 throw UsageError("--duration: must be greater than 0 seconds (got " + args[i] + ")");
+        } else if (arg == "--rate") {
+            config.rate = parseRate(arg, value());
         } else if (arg == "--warmup") {
             config.warmupSeconds = parseSeconds(arg, value());
             if (config.warmupSeconds < 0)
@@ -337,6 +352,9 @@ Tacho additions:
  --duration <sec>   Run each test for this long (decimal, > 0). Without -n
                     there is no request limit; with -n a test ends at
                     whichever limit comes first.
+ --rate <n>         Open loop: send n requests per second in total, spread
+                    evenly over the connections; latency counts from when
+                    each request was due, so queueing shows (decimal, > 0).
  --warmup <sec>     Load the server this long before measuring each test
                     (decimal, >= 0); the warm-up is left out of the results.
  --json <file>      Also write the whole run (tests, percentiles,

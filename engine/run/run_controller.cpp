@@ -296,6 +296,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     double lastEnd = 0;
     IntervalSeriesBuilder series(commandCount);
     IntervalPoint lastTick;   // what the live view shows: the latest tick at full resolution
+    LatencyHistogram spectrumScratch;   // the commands merged, for the snapshots' spectrum
     bool stopForwarded = false;
     bool cancelled = false;
     for (;;) {
@@ -349,6 +350,16 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             else if (countLimited)
                 snapshot->progress = static_cast<double>(total.requests()) / static_cast<double>(m_config.requests);
             snapshot->lastError = interval.lastError;
+            if (!warmup && latencyCount > 0) {
+                if (total.commands.size() == 1) {
+                    snapshot->spectrum = latencySpectrum(total.commands.front().latency);
+                } else {
+                    spectrumScratch.reset();
+                    for (const auto& command : total.commands)
+                        spectrumScratch.add(command.latency);
+                    snapshot->spectrum = latencySpectrum(spectrumScratch);
+                }
+            }
             m_onSnapshot(std::move(snapshot));
         }
         if (failed && !cancelled) {

@@ -10,6 +10,7 @@
 
 #include "engine/run/run_config.h"
 #include "engine/run/run_result.h"
+#include "engine/stats/latency_spectrum.h"
 
 namespace tacho::engine {
 
@@ -24,6 +25,10 @@ struct IntervalSnapshot {
     double overallMeanNs = 0;            // this test so far
     double progress = -1;                // 0..1, or -1 when unbounded
     std::string lastError;               // most recent error reply this tick
+    // The test so far (measured, all its commands together) as a percentile
+    // spectrum, about 10 points per decade of 1/(1-p): one pass over the
+    // histogram per tick. Empty during the warm-up.
+    std::vector<SpectrumSample> spectrum;
 };
 
 class RunController {

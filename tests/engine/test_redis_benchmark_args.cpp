@@ -157,7 +157,7 @@ private slots:
                                    "-P <", "-q ", "--precision", "--csv", "-l ", "-t <", "-I ", "-x ", "-e ",
                                    "--tls ", "--sni", "--cacert ", "--cacertdir", "--insecure", "--cert ",
                                    "--key ", "--tls-ciphers ", "--tls-ciphersuites", "--help", "--version",
-                                   "--duration", "--warmup", "--json", "--seed"})
+                                   "--duration", "--warmup", "--json", "--seed", "--rate"})
             QVERIFY2(usage.contains(QLatin1String(option)), option);
     }
 
@@ -179,6 +179,12 @@ private slots:
         QCOMPARE(c.warmupSeconds, 0.0);
         QCOMPARE(c.requests, std::uint64_t(10));
         QCOMPARE(parse({"--warmup", "1.5"}).config.warmupSeconds, 1.5);
+    }
+
+    void openLoopRate()
+    {
+        QCOMPARE(parse({}).config.rate, 0.0);   // closed loop unless asked
+        QCOMPARE(parse({"--rate", "2500.5", "-c", "4"}).config.rate, 2500.5);
     }
 
     void tlsOptions()
@@ -360,7 +366,7 @@ private slots:
         for (const char* option : {"-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads",
                                    "-k", "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert",
                                    "--cacertdir", "--cert", "--key", "--tls-ciphers", "--tls-ciphersuites",
-                                   "--duration", "--warmup", "--json", "--reply-timeout"})
+                                   "--duration", "--warmup", "--json", "--reply-timeout", "--rate"})
             QTest::newRow(option) << QString::fromLatin1(option);
     }
 
@@ -420,6 +426,9 @@ private slots:
         row("duration nan", {"--duration", "nan"}, "--duration: ", "not a number");
         row("duration inf", {"--duration", "inf"}, "--duration: ", "not a number");
         row("warmup neg", {"--warmup", "-0.5"}, "--warmup: ", "must not be negative");
+        row("rate 0", {"--rate", "0"}, "--rate: ", "above 0");
+        row("rate huge", {"--rate", "2e9"}, "--rate: ", "at most");
+        row("rate junk", {"--rate", "5k"}, "--rate: ", "not a number of requests per second");
         row("warmup junk", {"--warmup", "abc"}, "--warmup: ", "not a number");
         row("h empty", {"-h", ""}, "-h: ", "empty");
         row("s empty", {"-s", ""}, "-s: ", "empty");

@@ -131,6 +131,51 @@ private slots:
         QVERIFY(test.uncorrectedLatency.count() == test.requests);
     }
 
+    // Every measured snapshot carries the test's spectrum so far (what the
+    // GUI draws live): none in the warm-up, percentiles rising from 0, values
+    // never falling, the last point within the test's final maximum, and the
+    // count behind it growing from one snapshot to the next.
+    void snapshotsCarryTheSpectrumSoFar()
+    {
+        RunConfig config = configFor(m_server, "set,get");
+        config.connections = 4;
+        config.requests = 0;
+        config.durationSeconds = 1;
+        config.warmupSeconds = 0.3;
+        config.tests.resize(1);   // SET only: one test
+        std::vector<std::shared_ptr<const IntervalSnapshot>> snapshots;
+        RunController controller(config);
+        controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> s) { snapshots.push_back(std::move(s)); });
+        const RunResult result = controller.run();
+        QCOMPARE(result.status, RunStatus::Completed);
+        int warmups = 0, measured = 0;
+        double lastTopPercentile = 0;
+        for (const auto& s : snapshots) {
+            if (s->warmup) {
+                ++warmups;
+                QVERIFY(s->spectrum.empty());
+                continue;
+            }
+            if (s->spectrum.empty())
+                continue;   // a tick before the first measured reply
+            ++measured;
+            QCOMPARE(s->spectrum.front().percentile, 0.0);
+            for (std::size_t i = 1; i < s->spectrum.size(); ++i) {
+                QVERIFY(s->spectrum[i].percentile > s->spectrum[i - 1].percentile);
+                QVERIFY(s->spectrum[i].ns >= s->spectrum[i - 1].ns);
+            }
+            QVERIFY(s->spectrum.back().ns <= result.tests.at(0).latency.max());
+            // The top percentile is 1 - 1/count: it rises as replies accumulate.
+            QVERIFY(s->spectrum.back().percentile >= lastTopPercentile);
+            lastTopPercentile = s->spectrum.back().percentile;
+        }
+        QVERIFY(warmups >= 1);
+        QVERIFY2(measured >= 5, qPrintable(QString::number(measured)));
+        // The last tick may miss the replies collected after it, never more.
+        QVERIFY(lastTopPercentile <= (1.0 - 1.0 / double(result.tests.at(0).requests)) * 100.0 + 1e-9);
+        QVERIFY(lastTopPercentile > 99.0);
+    }
+
 private:
     RedisServer m_server;
 };

@@ -10,10 +10,13 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
+#include <optional>
 
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
 #include "ui/app_context.h"
+#include "ui/main_window.h"
 
 namespace tacho::test {
 
@@ -87,6 +90,37 @@ inline void keepPicture(QWidget& widget, const QString& name)
     QDir().mkpath(dir);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     widget.grab().save(QDir(dir).filePath(name));
+}
+
+// A target for a fixture server on loopback.
+inline ui::ConnectionProfile loopbackProfile(const QString& host, quint16 port, const QString& id = QStringLiteral("fixture"))
+{
+    ui::ConnectionProfile p;
+    p.id = id;
+    p.name = id + QStringLiteral(" server");
+    p.host = host;
+    p.port = port;
+    return p;
+}
+
+// A shown window writing below `dir`, with `profile` saved and selected.
+inline std::unique_ptr<ui::MainWindow> windowOn(const QTemporaryDir& dir, const ui::ConnectionProfile& profile)
+{
+    auto window = std::make_unique<ui::MainWindow>(temporaryContext(dir));
+    window->resize(1400, 950);
+    window->show();
+    window->saveProfile(profile, QString(), false);
+    if (!window->selectTarget(profile.id))
+        qWarning("the profile %s is missing", qPrintable(profile.id));
+    return window;
+}
+
+// Where a run's record arrives once the window has shown it (runCompleted).
+inline std::shared_ptr<std::optional<ui::RunRecord>> whenRunCompleted(ui::MainWindow& window)
+{
+    auto done = std::make_shared<std::optional<ui::RunRecord>>();
+    QObject::connect(&window, &ui::MainWindow::runCompleted, &window, [done](const ui::RunRecord& r) { *done = r; });
+    return done;
 }
 
 inline QByteArray readAll(const QString& path)

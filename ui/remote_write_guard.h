@@ -1,0 +1,16 @@
+#pragma once
+// Benchmarks write data (SET, LPUSH, …). A run against a server that is
+// not on this machine is confirmed first: these say which targets count as
+// local and what the question is.
+#include <QString>
+
+#include "ui/connection_profile.h"
+
+namespace tacho::ui {
+
+// The sandbox, a Unix socket, "localhost", or an address in 127.0.0.0/8 or ::1.
+bool isLoopbackTarget(const ConnectionProfile& target);
+// "The workload writes keys to staging (10.0.0.5:6379), which is not on this machine. …"
+QString remoteWriteQuestion(const ConnectionProfile& target);
+
+} // namespace tacho::ui
