@@ -40,6 +40,14 @@ IoBackend ioBackendFromEnvironment(std::string* error)
     return backend;
 }
 
+IoBackend chooseIoBackend(IoBackend requested, std::size_t connections, bool tls)
+{
+    constexpr std::size_t kMaxUringConnections = 1024;
+    if (requested != IoBackend::Auto)
+        return requested;
+    return tls || connections > kMaxUringConnections ? IoBackend::Epoll : IoBackend::Uring;
+}
+
 std::unique_ptr<IoLoop> createIoLoop(IoBackend backend, std::size_t connections, std::string* note)
 {
     if (backend != IoBackend::Epoll) {

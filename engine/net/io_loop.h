@@ -56,6 +56,14 @@ public:
     virtual int wait(IoEvent* events, int capacity, std::uint64_t timeoutNs) = 0;
 };
 
+// What Auto means for one worker, from measurements on 2 cores (bench/README.md):
+// io_uring where it pays — plain TCP / Unix connections, up to 1024 per
+// worker (at 50 connections it cut client CPU per request by a fifth) — and
+// epoll for TLS (read and written through OpenSSL on readiness either way)
+// and for thousands of connections (at 10,000 the ring cost more CPU and
+// memory than epoll). An explicit choice is kept.
+IoBackend chooseIoBackend(IoBackend requested, std::size_t connections, bool tls);
+
 // Auto tries io_uring and falls back to epoll; so does Uring when io_uring
 // cannot be set up (kernel too old, disabled by sysctl, seccomp, no liburing
 // at build time): `note` then says why. `connections` sizes the buffers.

@@ -195,7 +195,8 @@ std::string Worker::describeNode(int node) const
 void Worker::run()
 {
     std::string note;
-    m_io = createIoLoop(m_plan.io, m_connections.size(), &note);
+    m_io = createIoLoop(chooseIoBackend(m_plan.io, m_connections.size(), m_plan.tls != nullptr),
+                        m_connections.size(), &note);
     if (!m_io) {
         fail("cannot create an event loop: " + errnoText(errno));
         return;
