@@ -23,6 +23,8 @@
 #      SECS (8): memtier --test-time   LIMIT (180): seconds per client run before it is killed
 #      TACHO_CLI: the tacho-cli to measure (default: build/release/app/tacho-cli, built first)
 #      MEMTIER: path of memtier_benchmark (default: from PATH; optional)
+#      TACHO_EPOLL=1: also run Tacho on its epoll transport (tools tacho-epoll, tacho-mt-epoll)
+#      in the same sitting; "tacho" / "tacho-mt" run on the default transport (io_uring here)
 # Exit status: 0 when every run produced a result, 1 otherwise (the summary is printed anyway).
 set -euo pipefail
 
@@ -41,6 +43,7 @@ NSET=${NSET:-300000}
 SECS=${SECS:-8}
 LIMIT=${LIMIT:-180}
 MT=${MEMTIER:-$(command -v memtier_benchmark || true)}
+TACHO_EPOLL=${TACHO_EPOLL:-0}
 GNU_TIME=/usr/bin/time
 
 # --- checks -------------------------------------------------------------------------------
@@ -314,17 +317,26 @@ one() {  # one TOOL SCENARIO
     redis-benchmark) csv_tool redis-benchmark "$scenario" "$n" "$tests" redis-benchmark \
       "${CONN_RB[@]}" "${rb[@]}" ;;
     tacho-mt) mt_tool tacho-mt "$scenario" "$TACHO" memtier "${CONN_MT[@]}" "${mt[@]}" ;;
+    tacho-epoll)
+      csv_tool tacho-epoll "$scenario" "$n" "$tests" env TACHO_IO=epoll "$TACHO" redis-benchmark \
+        "${CONN_RB[@]}" "${rb[@]}" "${tacho_extra[@]}" ;;
+    tacho-mt-epoll) mt_tool tacho-mt-epoll "$scenario" env TACHO_IO=epoll "$TACHO" memtier \
+      "${CONN_MT[@]}" "${mt[@]}" ;;
     memtier) mt_tool memtier "$scenario" "$MT" "${CONN_MT[@]}" "${mt[@]}" ;;
   esac
 }
 
 # scenario_tools SCENARIO : the tools that run it, one a line.
 scenario_tools() {
+  local ours
   case $1 in
-    MT1 | MT16) echo tacho-mt ;;
-    CLUSTER) printf '%s\n' tacho tacho-mt redis-benchmark ;;
-    *) printf '%s\n' tacho redis-benchmark ;;
+    MT1 | MT16) ours=(tacho-mt) ;;
+    CLUSTER) ours=(tacho tacho-mt) ;;
+    *) ours=(tacho) ;;
   esac
+  printf '%s\n' "${ours[@]}"
+  [ "$TACHO_EPOLL" = 0 ] || printf '%s-epoll\n' "${ours[@]}"
+  case $1 in MT1 | MT16) ;; *) echo redis-benchmark ;; esac
   [ -z "$MT" ] || echo memtier
 }
 
@@ -393,7 +405,7 @@ echo "# tacho / peer (medians): throughput (higher is better), client CPU per re
   "and setup time (lower is better)"
 for scenario in "${scenarios[@]}"; do
   mapfile -t tools < <(scenario_tools "$scenario")
-  for me in tacho tacho-mt; do
+  for me in tacho tacho-mt tacho-epoll tacho-mt-epoll; do
     [[ " ${tools[*]} " == *" $me "* ]] || continue
     t_ops=$(column_median "$me" "$scenario" 3)
     t_cpu=$(column_median "$me" "$scenario" 4)

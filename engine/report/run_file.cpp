@@ -103,6 +103,8 @@ void writeEnvironment(JsonWriter& w, const Environment& e)
     w.field("cpuModel", e.cpuModel);
     w.field("cpuCount", e.cpuCount);
     w.field("startedAtUtc", e.startedAtUtc);
+    if (!e.ioTransport.empty())
+        w.field("ioTransport", e.ioTransport);
     w.key("serverInfo");
     writeStringMap(w, e.serverInfo);
     w.key("serverConfig");

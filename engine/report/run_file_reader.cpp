@@ -338,6 +338,7 @@ void readEnvironment(const Node& n, Environment& e)
     optString(n, "cpuModel", e.cpuModel);
     optInt(n, "cpuCount", e.cpuCount, 0, INT_MAX);
     optString(n, "startedAtUtc", e.startedAtUtc);
+    optString(n, "ioTransport", e.ioTransport);
     if (!e.startedAtUtc.empty() && !parseUtcTimestamp(e.startedAtUtc))
         n.at("startedAtUtc").fail("not a UTC time like 2026-01-02T03:04:05Z: \"" + Node::clip(e.startedAtUtc) + "\"");
     if (auto m = n.get("serverInfo"))

@@ -89,6 +89,12 @@ RunResult RunController::run()
     // server is unreachable or refuses us, before any worker starts.
     SyncClient probe;
     std::string error;
+    m_io = ioBackendFromEnvironment(&error);
+    if (!error.empty()) {
+        result.status = RunStatus::Failed;
+        result.failure = error;
+        return result;
+    }
     if (!probe.open(m_config, &error) || !probeServer(probe, result.environment, &error)) {
         result.status = RunStatus::Failed;
         result.failure = error;
@@ -107,6 +113,8 @@ RunResult RunController::run()
             if (m_stop.load() || m_cancel.load())
                 break;
             TestResult test = runTest(i, tests[i], &probe);
+            if (!m_transport.empty())
+                result.environment.ioTransport = m_transport;
             if (m_onTest)
                 m_onTest(test, result.environment);
             const RunStatus status = test.status;
@@ -237,6 +245,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         plan.idle = m_config.idle;
         plan.intervalNs = perConnectionRate > 0 ? static_cast<std::uint64_t>(1e9 / perConnectionRate) : 0;
         plan.seed = seed;
+        plan.io = m_io;
         plan.completion = &completion;
     }
     for (int k = 0; k < connections; ++k) {
@@ -280,6 +289,10 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         }
     }
 
+    m_transport = ioBackendName(workers.front()->transport());
+    for (auto& worker : workers)
+        if (worker->transport() != workers.front()->transport())
+            m_transport = "io_uring+epoll";   // a worker could not set up its ring
     const std::uint64_t startNs = nowNs();
     test.connectSeconds = static_cast<double>(startNs - connectStartNs) / 1e9;
     const std::uint64_t warmupEndNs = startNs + static_cast<std::uint64_t>(std::max(0.0, m_config.warmupSeconds) * 1e9);

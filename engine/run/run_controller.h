@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/net/io_loop.h"
 #include "engine/run/run_config.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_spectrum.h"
@@ -55,6 +56,8 @@ private:
     TestResult runTest(std::size_t index, const TestSpec& spec, class SyncClient* probe);
 
     RunConfig m_config;
+    IoBackend m_io = IoBackend::Auto;   // TACHO_IO
+    std::string m_transport;            // what the last test's workers ran on
     SnapshotCallback m_onSnapshot;
     TestCallback m_onTest;
     std::atomic<bool> m_stop { false };

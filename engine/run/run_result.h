@@ -126,6 +126,7 @@ struct Environment {
     std::string cpuModel;
     int cpuCount = 0;
     std::string startedAtUtc;                       // ISO 8601
+    std::string ioTransport;                        // the workers' transport: "io_uring" or "epoll"
     std::map<std::string, std::string> serverInfo;  // INFO server fields
     std::map<std::string, std::string> serverConfig; // CONFIG GET save / appendonly
 };

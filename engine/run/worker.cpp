@@ -1,22 +1,15 @@
 #include "engine/run/worker.h"
+#include "engine/run/worker_connection.h"
 
 #include <algorithm>
 #include <cerrno>
-#include <ctime>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "engine/cluster/cluster_discovery.h"
 #include "engine/cluster/key_slot.h"
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
 #include "engine/net/session_setup.h"
-#include "engine/net/tls_session.h"
-#include "engine/resp/reply_scanner.h"
 #include "engine/resp/resp_encoder.h"
-#include "engine/run/reply_watch.h"
 #include "engine/stats/clock.h"
 
 namespace tacho::engine {
@@ -47,87 +40,6 @@ bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
     m_notified = false;
     return notified;
 }
-
-// ---- clients and connections ---------------------------------------------------
-
-struct Worker::Client {
-    std::unique_ptr<RequestGenerator> generator;
-    std::vector<Connection*> connections;   // by node index; [0] when not a cluster
-    std::size_t index = 0;                  // global client index
-    std::size_t inflight = 0;               // across its connections
-    std::uint64_t quota = 0;                // measured requests still to issue (count mode)
-    std::uint64_t nextDueNs = 0;            // open loop
-    std::uint64_t activeFromNs = 0;         // staircase ramp: issues nothing before this
-    std::uint64_t lastReplyNs = 0;          // for the client gap
-    bool exhausted = false;                 // the generator has nothing more
-    bool timerArmed = false;                // waiting in the timer heap
-    bool done = false;
-};
-
-struct Worker::Connection {
-    enum class State { Connecting, Handshaking, Setup, Ready, Running, Done };
-
-    Client* client = nullptr;
-    int node = 0;                       // slot-map node index (0 when not a cluster)
-    int fd = -1;
-    State state = State::Connecting;
-    TlsSession tls;                     // valid() only on TLS endpoints
-    ReplyScanner scanner;
-    std::string out;                    // bytes queued, not yet written
-    std::size_t outOffset = 0;
-    bool writeArmed = false;
-    std::vector<InFlight> ring;         // capacity: pipeline (twice that in cluster runs, for ASKING)
-    std::size_t head = 0;
-    std::size_t inflight = 0;
-    std::string sentLog;                // cluster: bytes of the in-flight requests, in order
-    std::size_t sentLogHead = 0;
-    std::size_t setupPending = 0;       // setup replies still expected
-    std::size_t setupIndex = 0;
-    std::uint64_t connectStartNs = 0;
-    std::uint64_t sentSinceConnect = 0; // for --reconnect-interval
-    int reconnectAttempts = 0;          // consecutive failed attempts after a loss
-    bool backingOff = false;            // waiting in the timer heap to reconnect
-    bool timerArmed = false;
-    ReplyWatch replyWatch;              // --reply-timeout
-
-    bool full() const { return inflight == ring.size(); }
-    void push(const InFlight& request)
-    {
-        if (full()) {   // only after many redirects; keep FIFO order
-            std::vector<InFlight> grown(ring.size() * 2);
-            for (std::size_t i = 0; i < inflight; ++i)
-                grown[i] = ring[(head + i) % ring.size()];
-            ring = std::move(grown);
-            head = 0;
-        }
-        ring[(head + inflight) % ring.size()] = request;
-        ++inflight;
-    }
-    InFlight pop()
-    {
-        const InFlight request = ring[head];
-        head = head + 1 == ring.size() ? 0 : head + 1;
-        --inflight;
-        return request;
-    }
-    // The bytes of the oldest in-flight request (cluster runs), consumed.
-    std::string_view popSent(std::uint32_t length)
-    {
-        const std::string_view bytes(sentLog.data() + sentLogHead, length);
-        sentLogHead += length;
-        return bytes;
-    }
-    void compactSentLog()
-    {
-        if (inflight == 0) {
-            sentLog.clear();
-            sentLogHead = 0;
-        } else if (sentLogHead > 65536 && sentLogHead * 2 > sentLog.size()) {
-            sentLog.erase(0, sentLogHead);
-            sentLogHead = 0;
-        }
-    }
-};
 
 // ---- construction and controller side ------------------------------------------
 
@@ -177,23 +89,9 @@ Worker::Connection& Worker::addConnection(Client& client, int node)
 
 Worker::~Worker()
 {
+    m_io.reset();   // first: a ring's pending operations point into the connections
     for (auto& c : m_connections)
         closeSocket(*c);
-}
-
-// Closes the connection's socket (TLS session first). Safe to call twice.
-void Worker::closeSocket(Connection& c)
-{
-    if (c.fd < 0)
-        return;
-    if (c.tls.valid()) {
-        c.tls.shutdown();
-        c.tls = TlsSession();
-    }
-    if (m_loop.valid())
-        m_loop.remove(c.fd);
-    ::close(c.fd);
-    c.fd = -1;
 }
 
 Worker::Phase Worker::phase() const
@@ -235,6 +133,12 @@ void Worker::collect(IntervalStats& into)
     std::lock_guard lock(m_mutex);
     into.mergeFrom(m_outbox);
     m_outbox.clear();
+}
+
+IoBackend Worker::transport() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_transport;
 }
 
 Worker::Phase Worker::waitUntilConnected(int timeoutMs)
@@ -291,9 +195,18 @@ std::string Worker::describeNode(int node) const
 
 void Worker::run()
 {
-    if (!m_loop.valid()) {
+    std::string note;
+    m_io = createIoLoop(chooseIoBackend(m_plan.io, m_connections.size(), m_plan.tls != nullptr),
+                        m_connections.size(), &note);
+    if (!m_io) {
         fail("cannot create an event loop: " + errnoText(errno));
         return;
+    }
+    if (!note.empty() && m_plan.io == IoBackend::Uring)
+        m_current.noteMessage(note);   // asked for io_uring explicitly: say why it is not used
+    {
+        std::lock_guard lock(m_mutex);
+        m_transport = m_io->backend();
     }
     m_connectTimeoutNs = static_cast<std::uint64_t>(std::max(1, m_plan.config->connectTimeoutMs)) * 1'000'000;
     connectPhase();
@@ -323,7 +236,7 @@ void Worker::run()
 // gets the full connect timeout from its own start.
 void Worker::connectPhase()
 {
-    epoll_event events[kMaxEvents];
+    IoEvent events[kMaxEvents];
     const std::size_t total = m_connections.size();
     m_connecting = total;
     m_open = total;
@@ -351,14 +264,14 @@ void Worker::connectPhase()
         }
         const int n = waitForEvents(events, kMaxEvents, now + 50'000'000);
         for (int i = 0; i < n; ++i)
-            onEvent(*static_cast<Connection*>(events[i].data.ptr), events[i].events);
+            onEvent(events[i]);
     }
 }
 
 void Worker::measuredPhase()
 {
     const RunConfig& config = *m_plan.config;
-    epoll_event events[kMaxEvents];
+    IoEvent events[kMaxEvents];
     m_current.clear();   // setup traffic is not part of the test
     m_started = true;
 
@@ -388,7 +301,7 @@ void Worker::measuredPhase()
             until = std::min(until, m_timers.top().dueNs);
         const int n = waitForEvents(events, kMaxEvents, until);
         for (int i = 0; i < n; ++i)
-            onEvent(*static_cast<Connection*>(events[i].data.ptr), events[i].events);
+            onEvent(events[i]);
 
         const std::uint64_t now = nowNs();
         if (!m_timers.empty())
@@ -430,16 +343,6 @@ void Worker::measuredPhase()
     }
 }
 
-// epoll_pwait2 takes a nanosecond timeout: open-loop schedules need better
-// than epoll_wait's milliseconds.
-int Worker::waitForEvents(epoll_event* events, int capacity, std::uint64_t untilNs)
-{
-    const std::uint64_t now = nowNs();
-    const std::uint64_t waitNs = untilNs > now ? untilNs - now : 0;
-    timespec timeout { static_cast<time_t>(waitNs / 1'000'000'000), static_cast<long>(waitNs % 1'000'000'000) };
-    return m_loop.waitPrecise(events, capacity, timeout);
-}
-
 void Worker::runDueTimers(std::uint64_t now)
 {
     while (!m_timers.empty() && m_timers.top().dueNs <= now) {
@@ -469,153 +372,7 @@ void Worker::runDueTimers(std::uint64_t now)
 
 // ---- worker thread: connections ----------------------------------------------------
 
-bool Worker::openConnection(Connection& c, std::uint64_t now)
-{
-    const SocketAddress& address = m_plan.nodeAddresses[m_cluster ? static_cast<std::size_t>(c.node) : 0];
-    c.fd = ::socket(address.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c.fd < 0) {
-        fail("cannot create socket: " + errnoText(errno)
-             + (errno == EMFILE ? " (raise the open-files limit: ulimit -n)" : ""));
-        return false;
-    }
-    if (!address.isUnix()) {
-        int one = 1;
-        setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    }
-    c.state = Connection::State::Connecting;
-    c.connectStartNs = now;
-    c.replyWatch.reset();
-    c.scanner.reset();
-    c.setupPending = m_setup.size();
-    c.setupIndex = 0;
-    c.out.insert(0, m_setupBytes);   // setup first, then any queued request
-    c.outOffset = 0;
-    if (::connect(c.fd, address.get(), address.length) != 0 && errno != EINPROGRESS) {
-        connectFailed(c, errnoText(errno));
-        return !m_failed;
-    }
-    c.writeArmed = true;
-    m_loop.add(c.fd, EPOLLIN | EPOLLOUT, &c);
-    return true;
-}
-
-void Worker::onEvent(Connection& c, std::uint32_t events)
-{
-    if (c.state == Connection::State::Done)
-        return;
-    if (c.state == Connection::State::Connecting) {
-        if (events & (EPOLLOUT | EPOLLERR | EPOLLHUP))
-            onConnected(c);
-        return;
-    }
-    if (c.state == Connection::State::Handshaking) {
-        continueHandshake(c);
-        return;
-    }
-    if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
-        onReadable(c);
-    if (c.state != Connection::State::Done && c.fd >= 0 && (events & EPOLLOUT) && c.writeArmed)
-        flush(c);
-}
-
-void Worker::onConnected(Connection& c)
-{
-    int error = 0;
-    socklen_t length = sizeof error;
-    getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &error, &length);
-    if (error != 0) {
-        connectFailed(c, errnoText(error));
-        return;
-    }
-    if (m_plan.tls) {
-        const std::size_t at = m_cluster ? static_cast<std::size_t>(c.node) : 0;
-        const SocketAddress& address = m_plan.nodeAddresses[at];
-        c.tls = TlsSession(*m_plan.tls, c.fd, address.isUnix() ? std::string() : m_plan.nodeHosts[at]);
-        c.state = Connection::State::Handshaking;
-        continueHandshake(c);
-        return;
-    }
-    onTransportReady(c);
-}
-
-void Worker::continueHandshake(Connection& c)
-{
-    const TlsSession::Status status = c.tls.handshake();
-    if (status == TlsSession::Status::WantRead || status == TlsSession::Status::WantWrite) {
-        // Wait only for what OpenSSL asks: EPOLLOUT while it waits to read spins.
-        const std::uint32_t events = status == TlsSession::Status::WantRead ? EPOLLIN : EPOLLOUT;
-        m_loop.modify(c.fd, events, &c);
-        c.writeArmed = status == TlsSession::Status::WantWrite;
-        return;
-    }
-    if (status != TlsSession::Status::Ok) {
-        connectFailed(c, "TLS handshake failed: " + c.tls.failure());
-        return;
-    }
-    m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
-    c.writeArmed = true;
-    onTransportReady(c);
-}
-
-// Connected (and TLS established): send the setup commands and whatever was
-// queued before connecting.
-void Worker::onTransportReady(Connection& c)
-{
-    c.reconnectAttempts = 0;
-    if (c.setupPending > 0) {
-        c.state = Connection::State::Setup;
-    } else if (!m_started) {
-        c.state = Connection::State::Ready;
-        --m_connecting;
-    } else {
-        c.state = Connection::State::Running;   // a reconnect during the run
-    }
-    flush(c);
-    if (c.state == Connection::State::Running && c.client->inflight == 0)
-        refill(*c.client);   // reconnected after a loss: nothing was queued
-}
-
-void Worker::onReadable(Connection& c)
-{
-    if (!c.tls.valid()) {
-        const ssize_t n = ::recv(c.fd, m_readBuffer.data(), m_readBuffer.size(), 0);
-        if (n <= 0) {
-            if (n < 0 && (errno == EAGAIN || errno == EINTR))
-                return;
-            lose(c, n == 0 ? "server closed the connection" : errnoText(errno));
-            return;
-        }
-        onBytes(c, static_cast<std::size_t>(n));
-        return;
-    }
-    // OpenSSL reads ahead: drain it, or replies can sit in its buffer
-    // where epoll cannot see them.
-    for (;;) {
-        TlsSession::Status status = TlsSession::Status::Ok;
-        const long n = c.tls.read(m_readBuffer.data(), m_readBuffer.size(), status);
-        if (n > 0) {
-            onBytes(c, static_cast<std::size_t>(n));
-            if (c.state == Connection::State::Done || c.fd < 0 || !c.tls.valid())
-                return;
-            continue;
-        }
-        if (status == TlsSession::Status::WantRead)
-            break;
-        if (status == TlsSession::Status::WantWrite) {
-            if (!c.writeArmed) {
-                m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
-                c.writeArmed = true;
-            }
-            break;
-        }
-        lose(c, c.tls.failure().empty() ? "server closed the connection" : c.tls.failure());
-        return;
-    }
-    if (c.outOffset < c.out.size())
-        flush(c);   // a write that waited for a read (TLS key update)
-}
-
-void Worker::onBytes(Connection& c, std::size_t n)
+void Worker::onBytes(Connection& c, std::string_view received)
 {
     const std::uint64_t now = nowNs();
     c.replyWatch.sawBytes(now);
@@ -624,7 +381,7 @@ void Worker::onBytes(Connection& c, std::size_t n)
     bool measured = false;
     std::string problem;
 
-    c.scanner.feed(std::string_view(m_readBuffer.data(), n), [&](const ReplyInfo& reply) {
+    c.scanner.feed(received, [&](const ReplyInfo& reply) {
         if (!problem.empty())
             return;
         // A server at its client limit answers the first command of a new
@@ -900,53 +657,6 @@ void Worker::finishClientIfDone(Client& client)
     for (Connection* c : client.connections)
         if (c)
             finish(*c);
-}
-
-void Worker::flush(Connection& c)
-{
-    while (c.outOffset < c.out.size()) {
-        if (c.tls.valid()) {
-            TlsSession::Status status = TlsSession::Status::Ok;
-            const long n = c.tls.write(c.out.data() + c.outOffset, c.out.size() - c.outOffset, status);
-            if (n > 0) {
-                c.outOffset += static_cast<std::size_t>(n);
-                continue;
-            }
-            if (status == TlsSession::Status::WantWrite) {
-                if (!c.writeArmed) {
-                    m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
-                    c.writeArmed = true;
-                }
-                return;
-            }
-            if (status == TlsSession::Status::WantRead)
-                return;   // retried from onReadable
-            lose(c, "send failed: " + c.tls.failure());
-            return;
-        }
-        const ssize_t n = ::send(c.fd, c.out.data() + c.outOffset, c.out.size() - c.outOffset, MSG_NOSIGNAL);
-        if (n > 0) {
-            c.outOffset += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN) {
-            if (!c.writeArmed) {
-                m_loop.modify(c.fd, EPOLLIN | EPOLLOUT, &c);
-                c.writeArmed = true;
-            }
-            return;
-        }
-        lose(c, "send failed: " + errnoText(errno));
-        return;
-    }
-    c.out.clear();
-    c.outOffset = 0;
-    if (c.writeArmed) {
-        m_loop.modify(c.fd, EPOLLIN, &c);
-        c.writeArmed = false;
-    }
 }
 
 void Worker::reconnect(Connection& c)

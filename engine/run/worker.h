@@ -19,7 +19,7 @@
 
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/slot_map.h"
-#include "engine/net/event_loop.h"
+#include "engine/net/io_loop.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/tls_context.h"
 #include "engine/run/run_config.h"
@@ -59,6 +59,7 @@ struct WorkerPlan {
     bool idle = false;                   // -I: connect, then only wait
     std::uint64_t intervalNs = 0;        // open loop: per-client request interval; 0 = closed loop
     std::uint64_t seed = 1;
+    IoBackend io = IoBackend::Auto;      // the transport to try first (falls back to epoll)
     CompletionSignal* completion = nullptr;
 };
 
@@ -85,6 +86,8 @@ public:
     void collect(IntervalStats& into);
     // Waits until the phase is past Connecting (or timeout); returns phase.
     Phase waitUntilConnected(int timeoutMs);
+    // The transport the worker runs on (valid once past Connecting).
+    IoBackend transport() const;
 
 private:
     struct Client;
@@ -109,12 +112,16 @@ private:
     void measuredPhase();
     Connection& addConnection(Client& client, int node);
     bool openConnection(Connection& c, std::uint64_t now);
-    void onEvent(Connection& c, std::uint32_t events);
+    void onEvent(const IoEvent& event);
+    void onReady(Connection& c, std::uint32_t events);
+    void onReceived(Connection& c, const IoEvent& event);
+    void onSent(Connection& c, int result);
+    void submitSends();
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
     void onTransportReady(Connection& c);
     void onReadable(Connection& c);
-    void onBytes(Connection& c, std::size_t n);
+    void onBytes(Connection& c, std::string_view received);
     bool redirect(Connection& c, const InFlight& request, std::string_view bytes, const Redirect& target, bool retry);
     std::size_t queueRequests(Client& client, std::uint64_t now);
     void refill(Client& client);
@@ -134,11 +141,12 @@ private:
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
     void runDueTimers(std::uint64_t now);
-    int waitForEvents(epoll_event* events, int capacity, std::uint64_t untilNs);
+    int waitForEvents(IoEvent* events, int capacity, std::uint64_t untilNs);
     std::string describeNode(int node) const;
 
     WorkerPlan m_plan;
-    EventLoop m_loop;
+    std::unique_ptr<IoLoop> m_io;       // made on the worker thread (io_uring: single issuer)
+    std::vector<Connection*> m_sendQueue;  // streams with bytes to hand to the loop before it waits
     std::vector<std::unique_ptr<Client>> m_clients;
     std::vector<std::unique_ptr<Connection>> m_connections;
     SlotMap m_slots;                    // worker's own copy, updated by MOVED
@@ -164,6 +172,7 @@ private:
     std::condition_variable m_changed;
     Phase m_phase = Phase::Connecting;
     std::string m_failure;
+    IoBackend m_transport = IoBackend::Epoll;
     bool m_startSignalled = false;
     IntervalStats m_outbox;
     std::atomic<bool> m_stop { false };

@@ -225,6 +225,48 @@ private slots:
         QCOMPARE(tests[0].toObject().value("requests").toInteger(), 1500);
         QVERIFY(tests[1].toObject().value("histogram").toString().startsWith("HISTFAAA"));
         QCOMPARE(tests[1].toObject().value("crossCheck").toObject().value("agrees").toBool(), true);
+        const QString transport = run.value("environment").toObject().value("ioTransport").toString();
+        if (qEnvironmentVariable("TACHO_IO") == "epoll")
+            QCOMPARE(transport, QString("epoll"));
+        else
+            QVERIFY2(transport == "io_uring" || transport == "epoll", qPrintable(transport));
+    }
+
+    // TACHO_IO picks the transport; both count exactly, and a typo is named.
+    void transportIsChosenByEnvironment_data()
+    {
+        QTest::addColumn<QString>("io");
+        QTest::addColumn<QString>("pipeline");
+        QTest::newRow("epoll") << "epoll" << "1";
+        QTest::newRow("io_uring") << "io_uring" << "1";
+        QTest::newRow("io_uring pipelined, reconnecting") << "io_uring" << "7";
+    }
+    void transportIsChosenByEnvironment()
+    {
+        QFETCH(QString, io);
+        QFETCH(QString, pipeline);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("io.json");
+        QStringList args = target(m_server) << "-t" << "set,get" << "-n" << "3001" << "-c" << "7" << "-P" << pipeline
+                                            << "-q" << "--json" << path;
+        if (pipeline != "1")
+            args << "-k" << "0";   // a new connection per batch: streams opened and closed
+        CliResult r = runCli(args, 60000, {}, { "TACHO_IO=" + io });
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        QCOMPARE(m_server.commandStatsCalls().value("set"), quint64(3001));
+        QCOMPARE(m_server.commandStatsCalls().value("get"), quint64(3001));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject run = QJsonDocument::fromJson(file.readAll()).object();
+        const QString transport = run.value("environment").toObject().value("ioTransport").toString();
+        if (io == "epoll")
+            QCOMPARE(transport, QString("epoll"));
+        else   // io_uring where the kernel allows it, else the epoll fallback
+            QVERIFY2(transport == "io_uring" || transport == "epoll", qPrintable(transport));
+
+        CliResult bad = runCli(target(m_server) << "-n" << "10" << "-q", 20000, {}, { "TACHO_IO=epol" });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("TACHO_IO") && bad.err.contains("\"epol\""), qPrintable(describe(bad)));
     }
 
     void authenticationFailuresAreSpecific()
