@@ -10,7 +10,8 @@
 # Then the extra passes (TACHO_QUICK_TEST=1 skips them):
 #   - asan preset (clang -O1, AddressSanitizer + UBSan, no GUI): the engine and integration
 #     suites, and each libFuzzer target for TACHO_FUZZ_SECONDS (default 30) from its seeds;
-#   - tsan preset (clang -O1, ThreadSanitizer): the suites labelled `threads`.
+#   - tsan preset (clang -O1, ThreadSanitizer): the suites labelled `threads`, for now only
+#     with TACHO_TSAN=1 (clang 14's runtime aborts in suites that start a server).
 # Both are built in the background at low priority while the release suites run (those mostly
 # wait on servers), and the fuzzers, which run for a fixed time whatever CPU they get, run at
 # low priority beside the sanitizer suites. A sanitizer report or a fuzzer crash fails its
@@ -52,7 +53,11 @@ nice -n 15 ctest --preset asan -L fuzz -j 2 --no-tests=error >"$fuzz_log" 2>&1 &
 fuzzers=$!
 
 ctest --preset asan -L 'engine|integration' --timeout 600 --no-tests=error || failed+=("asan suites")
-ctest --preset tsan --timeout 600 --no-tests=error || failed+=("tsan suites")
+# Opt-in until the ThreadSanitizer runtime of clang 14 stops failing its own CHECK
+# (tsan_rtl.cpp:234, "!thr->slot") in every suite that starts a redis-server.
+if [ "${TACHO_TSAN:-0}" = 1 ]; then
+  ctest --preset tsan --timeout 600 --no-tests=error || failed+=("tsan suites")
+fi
 
 if ! wait "$fuzzers"; then
   cat "$fuzz_log" >&2
