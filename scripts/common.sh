@@ -5,6 +5,8 @@
 #   tacho_repo_root                      prints the repository root
 #   tacho_ensure_packages PKG...         installs the missing Debian packages
 #   tacho_build_release                  cmake --preset release + build
+#   tacho_build_sanitizers               cmake --preset asan / tsan + build (no GUI, clang)
+#   tacho_export_sanitizer_options       ASAN/UBSAN/TSAN/LSAN_OPTIONS for the sanitizer suites
 #   tacho_free_port [LOW HIGH]           prints a loopback port nobody listens on
 #   tacho_start_redis [ARG...]           starts a sandbox redis-server (sets TACHO_REDIS_*)
 #   tacho_stop_redis                     stops it by PID (SIGTERM, then SIGKILL after 5 s)
@@ -24,6 +26,7 @@ TACHO_PACKAGES=(
   xvfb xauth dbus-x11 gnome-keyring
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
+  clang libclang-rt-14-dev llvm
 )
 
 TACHO_HOST=127.0.0.1
@@ -73,6 +76,32 @@ tacho_build_release() {
   # GUI ON explicitly: a build folder configured before the workbench existed caches it OFF.
   (cd "$(tacho_repo_root)" && cmake --preset release -DTACHO_BUILD_GUI=ON &&
     cmake --build --preset release -j "$jobs")
+}
+
+# tacho_build_sanitizers : configures and builds the asan preset (the engine and integration
+# suites, tacho-cli, the fuzz targets) and, with TACHO_TSAN=1, the tsan preset (the suites
+# labelled `threads`).
+# Sets TACHO_FUZZ_SECONDS in the asan build when given in the environment.
+tacho_build_sanitizers() {
+  local jobs fuzz=()
+  jobs=$(nproc 2>/dev/null || echo 2)
+  [ -z "${TACHO_FUZZ_SECONDS:-}" ] || fuzz=("-DTACHO_FUZZ_SECONDS=$TACHO_FUZZ_SECONDS")
+  (cd "$(tacho_repo_root)" &&
+    cmake --preset asan "${fuzz[@]}" && cmake --build --preset asan -j "$jobs") || return
+  # The tsan pass is opt-in for now (test.sh says why).
+  [ "${TACHO_TSAN:-0}" = 1 ] || return 0
+  (cd "$(tacho_repo_root)" && cmake --preset tsan && cmake --build --preset tsan -j "$jobs")
+}
+
+# tacho_export_sanitizer_options : makes every sanitizer report fatal and readable (the
+# suppression files name the third-party code we do not instrument, with the reason).
+tacho_export_sanitizer_options() {
+  local root
+  root=$(tacho_repo_root)
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:check_initialization_order=1"
+  export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp"
 }
 
 # tacho_port_in_use PORT : true when something listens on PORT (any local address) or accepts

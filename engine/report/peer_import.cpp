@@ -464,6 +464,7 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
 
     bool allExact = true;
     bool anyHistogram = false;
+    bool everyLatency = true;   // every row's histogram holds one latency per request it counts
     bool anyApproximate = false;
     for (const MemtierRowData& row : rows) {
         const std::uint64_t count = row.node.at("Count").count();
@@ -482,6 +483,8 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
         }
         if (!has || !exact)
             allExact = false;
+        if (command.latency.count() != count)
+            everyLatency = false;
         test.commands.push_back(std::move(command));
         loaded.commands.push_back(f);
         loaded.commandKeysPerRequest.push_back(0);
@@ -512,7 +515,11 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
     }
     for (const CommandResult& c : test.commands)
         test.latency.add(c.latency);
-    loaded.hasHistogram = test.requests == 0 || (anyHistogram && test.latency.count() > 0);
+    // A histogram missing some requests (a row without one, steps that stop
+    // short of 100%, a count that disagrees) is no distribution of the test:
+    // merged or written as a run file it would claim what it does not hold.
+    loaded.hasHistogram = test.requests == 0
+        || (anyHistogram && everyLatency && test.latency.count() > 0 && test.latency.count() == test.requests);
     loaded.histogramApproximate = anyApproximate;
     // The stated percentiles are memtier's own and win over rebuilt ones in
     // comparisons; an exact histogram must hold every request.

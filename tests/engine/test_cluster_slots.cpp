@@ -15,6 +15,7 @@
 #include "engine/cluster/slot_map.h"
 #include "engine/resp/resp_encoder.h"
 #include "engine/resp/resp_value.h"
+#include "support/sanitized_build.h"
 
 using namespace tacho::engine;
 
@@ -260,7 +261,8 @@ private slots:
         const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count()
                           / (2.0 * kRounds);
         qInfo("firstKeyOfRequest (+ keySlot for SET): %.1f ns per request (checksum %zu)", ns, sum);
-        QVERIFY2(ns < 1000, "routing must stay far below a microsecond per request");
+        if (!tacho::test::kSanitizedBuild)
+            QVERIFY2(ns < 1000, "routing must stay far below a microsecond per request");
     }
 
     void slotMapBasics()

@@ -158,7 +158,9 @@ private slots:
         // A zero baseline: change but no percentage.
         const LoadedRun clean = reread(makeRun({ { "SET", {}, 1000, constant(10, 1000), 0 } }), "clean.json");
         const LoadedRun dirty = reread(makeRun({ { "SET", {}, 1000, constant(10, 1000), 4 } }), "dirty.json");
-        const ComparisonCell& e = cell(compareRuns({ &clean, &dirty }), 0, 1, Metric::Errors);
+        // Keep the comparison: a reference into a temporary one dangles (ASan, issue 8).
+        const Comparison compared = compareRuns({ &clean, &dirty });
+        const ComparisonCell& e = cell(compared, 0, 1, Metric::Errors);
         QCOMPARE(*e.change, 4.0);
         QVERIFY(!e.percent);
         QCOMPARE(e.verdict, Verdict::Worse);

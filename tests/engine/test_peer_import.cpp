@@ -283,6 +283,22 @@ private slots:
         QVERIFY(marked);
     }
 
+    void memtierRowWithoutHistogramIsNoDistribution()
+    {
+        // Found by fuzz_peer_import (issue 8): the Sets row without any
+        // histogram, the Gets row with an exact one. The test's histogram then
+        // holds the Gets only, so it must not count as the test's distribution
+        // (merge would write a run file claiming it, which no reader accepts).
+        std::string text = fixtures::kMemtierRatio;
+        text.replace(text.find("\"Histogram log format\""), 22, "\"Histogram (removed)\"");
+        text = replaceAll(text, "\"SET\":[", "\"SET (removed)\":[");
+        const LoadedRun run = load(text, "partial.json");
+        QCOMPARE(run.run.tests.size(), std::size_t(1));
+        QCOMPARE(run.run.tests[0].requests, 48710u);
+        QCOMPARE(run.run.tests[0].latency.count(), 36531u);
+        QVERIFY(!run.tests[0].hasHistogram);
+    }
+
     void memtierCommandsAndRuns()
     {
         const LoadedRun run = load(fixtures::kMemtierCommands, "cmd.json");

@@ -8,6 +8,7 @@
 #include "engine/run/run_controller.h"
 #include "engine/workload/benchmark_suite.h"
 #include "support/redis_server.h"
+#include "support/sanitized_build.h"
 
 using namespace tacho::engine;
 using tacho::test::RedisServer;
@@ -110,7 +111,7 @@ private slots:
         const RunResult result = RunController(config).run();
         QCOMPARE(result.status, RunStatus::Completed);
         const auto requests = result.tests.at(0).requests;
-        QVERIFY2(requests >= 560 && requests <= 640, qPrintable(QString::number(requests)));
+        QVERIFY2((tacho::test::kSanitizedBuild || requests >= 560) && requests <= 640, qPrintable(QString::number(requests)));
         QCOMPARE(m_server.commandStatsCalls().value("get"), requests);
     }
 
@@ -127,7 +128,8 @@ private slots:
         const TestResult& test = result.tests.at(0);
         QCOMPARE(test.targetRate, 5000.0);
         const double achieved = test.requests / 2.0;
-        QVERIFY2(std::abs(achieved - 5000) / 5000 < 0.02, qPrintable(QString::number(achieved)));
+        if (!tacho::test::kSanitizedBuild)
+            QVERIFY2(std::abs(achieved - 5000) / 5000 < 0.02, qPrintable(QString::number(achieved)));
         QVERIFY(test.uncorrectedLatency.count() == test.requests);
     }
 
