@@ -383,11 +383,18 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             break;
     }
     joinAll();
-    series.finish(test.intervals);
     IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
     total.mergeFrom(rest);
+    // What the workers counted after the last tick (a failing or cancelled
+    // run can end between ticks) is the series' last point, so the series
+    // always sums to the totals.
+    if (const std::uint64_t now = nowNs(); now >= warmupEndNs && (rest.requests() > 0 || rest.unanswered > 0)) {
+        const double end = std::max(lastEnd, static_cast<double>(now - warmupEndNs) / 1e9);
+        series.add(rest, toIntervalPoint(rest, lastEnd, end), test.intervals);
+    }
+    series.finish(test.intervals);
 
     const std::uint64_t measuredEnd = total.lastReplyNs > warmupEndNs ? total.lastReplyNs : nowNs();
     test.seconds = static_cast<double>(measuredEnd - warmupEndNs) / 1e9;
