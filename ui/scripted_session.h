@@ -43,6 +43,12 @@ private:
     QTimer m_poll;
     QTimer m_targetTimeout;
     QElapsedTimer m_runClock;
+    // GUI responsiveness during the run: a 20 ms timer on the GUI thread and
+    // how late it fired at worst (reported at the end; bench/gui_vs_cli.sh reads it).
+    QTimer m_responsiveness;
+    QElapsedTimer m_sinceLastFire;
+    qint64 m_worstLateMs = 0;
+    int m_fires = 0;
     bool m_screenshotTaken = false;
     bool m_finished = false;
     int m_exitCode = 0;
