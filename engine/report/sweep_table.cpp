@@ -11,22 +11,6 @@ namespace {
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
-std::string grouped(double value, int decimals)
-{
-    const std::string text = fixed(value, decimals);
-    const std::size_t dot = text.find('.');
-    const std::size_t end = dot == std::string::npos ? text.size() : dot;
-    const std::size_t begin = !text.empty() && text.front() == '-' ? 1 : 0;
-    std::string out = text.substr(0, begin);
-    for (std::size_t i = begin; i < end; ++i) {
-        if (i > begin && (end - i) % 3 == 0)
-            out += ',';
-        out += text[i];
-    }
-    out += text.substr(end);
-    return out;
-}
-
 std::string csvName(const std::string& column)
 {
     std::string out;
@@ -94,7 +78,7 @@ std::string formatSweepTable(const SweepTable& table)
         if (row.status == RunStatus::Failed && row.requests == 0) {
             line.push_back("failed: " + row.failure);
         } else {
-            line.push_back(grouped(row.qps, 2));
+            line.push_back(groupedThousands(row.qps, 2));
             line.push_back(fixed(row.avgMs, 3));
             line.push_back(fixed(row.p99Ms, 3));
             line.push_back(fixed(row.p999Ms, 3));
