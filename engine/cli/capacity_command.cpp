@@ -746,20 +746,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     RunControllerStepRunner runner(workload.config, d, o.stepSeconds, o.warmupSeconds);
     if (d == CapacityDimension::Threads)
         runner.setConnectionsPerThread(workload.clientsPerThread);
-    struct RunnerRegistration {
-        const StepCommandIo& io;
-        RunControllerStepRunner* runner;
-        RunnerRegistration(const StepCommandIo& i, RunControllerStepRunner* r) : io(i), runner(r)
-        {
-            if (io.onRunner)
-                io.onRunner(runner);
-        }
-        ~RunnerRegistration()
-        {
-            if (io.onRunner)
-                io.onRunner(nullptr);
-        }
-    } registration(io, &runner);
+    const StepRunnerRegistration registration(io, &runner);
 
     bool progressShown = false;
     const auto clearProgress = [&] {

@@ -42,6 +42,27 @@ struct StepCommandIo {
     std::function<void(RunControllerStepRunner*)> onRunner;
 };
 
+// Announces a runner through StepCommandIo::onRunner for as long as it lives
+// (capacity and sweep both run steps this way).
+class StepRunnerRegistration {
+public:
+    StepRunnerRegistration(const StepCommandIo& io, RunControllerStepRunner* runner) : m_io(io)
+    {
+        if (m_io.onRunner)
+            m_io.onRunner(runner);
+    }
+    ~StepRunnerRegistration()
+    {
+        if (m_io.onRunner)
+            m_io.onRunner(nullptr);
+    }
+    StepRunnerRegistration(const StepRunnerRegistration&) = delete;
+    StepRunnerRegistration& operator=(const StepRunnerRegistration&) = delete;
+
+private:
+    const StepCommandIo& m_io;
+};
+
 // The workload after "--": "redis-benchmark [options] [command…]" or
 // "memtier [options]" ("memtier_benchmark" too).
 struct StepWorkload {

@@ -357,19 +357,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     }
 
     RunControllerStepRunner runner(inv.workload.config, CapacityDimension::Connections, 0, 0);
-    struct RunnerRegistration {
-        const StepCommandIo& io;
-        explicit RunnerRegistration(const StepCommandIo& i, RunControllerStepRunner* r) : io(i)
-        {
-            if (io.onRunner)
-                io.onRunner(r);
-        }
-        ~RunnerRegistration()
-        {
-            if (io.onRunner)
-                io.onRunner(nullptr);
-        }
-    } registration(io, &runner);
+    const StepRunnerRegistration registration(io, &runner);
 
     bool progressShown = false;
     const auto clearProgress = [&] {
