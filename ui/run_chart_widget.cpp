@@ -64,6 +64,33 @@ double niceStep(double span, int ticks)
     return 10 * power;
 }
 
+// A round axis top at or above `value` (a whole number of niceStep ticks)
+// and the tick count that lands on it.
+struct NiceTop {
+    double top = 1;
+    int ticks = 2;
+};
+NiceTop niceTop(double value)
+{
+    if (!(value > 0))
+        return {};
+    const double step = niceStep(value, 5);
+    const double intervals = std::max(1.0, std::ceil(value / step - 1e-9));
+    return { intervals * step, static_cast<int>(intervals) + 1 };
+}
+
+// Changing an axis range re-lays out every label (rich text) of the chart:
+// that was most of a live redraw. So the axes move only when the range
+// really changes, and live ones move in coarse steps (see update()).
+void setRangeIfChanged(QAbstractAxis* axis, double lo, double hi)
+{
+    if (auto* v = qobject_cast<QValueAxis*>(axis); v && v->min() == lo && v->max() == hi)
+        return;
+    if (auto* l = qobject_cast<QLogValueAxis*>(axis); l && l->min() == lo && l->max() == hi)
+        return;
+    axis->setRange(lo, hi);
+}
+
 double spectrumX(double percentile)
 {
     const double rest = 1.0 - percentile / 100.0;
@@ -184,6 +211,7 @@ struct RunChartWidget::Content {
                 return;
             spectrumKey = key;
         }
+        const bool live = options.windowSeconds > 0;
         const bool latencyAxis = kind == ChartKind::Latency || kind == ChartKind::Spectrum;
         setLogY(latencyAxis && options.logScale);
 
@@ -221,7 +249,7 @@ struct RunChartWidget::Content {
                 offset += end;
             }
             xMax = offset;
-            xMin = options.windowSeconds > 0 ? std::max(0.0, xMax - options.windowSeconds) : 0;
+            xMin = live ? std::max(0.0, xMax - options.windowSeconds) : 0;
             const auto visit = [&](auto&& f) {
                 for (qsizetype t = 0; t < run.tests.size(); ++t)
                     for (const IntervalSample& s : run.tests[t].intervals)
@@ -303,16 +331,24 @@ struct RunChartWidget::Content {
                     lines[3] << QPointF(at, double(s.redirects) / s.seconds());
                 });
             }
+            if (live) {
+                // Live, the time axis moves in steps (the next round tick
+                // while the run fills the window, whole seconds once it
+                // slides), not at every tick: each move relabels the axis.
+                xMax = xMax < options.windowSeconds ? std::min(niceTop(xMax).top, options.windowSeconds) : std::ceil(xMax);
+                xMin = std::max(0.0, xMax - options.windowSeconds);
+            }
             if (xMax <= xMin)
                 xMax = xMin + 1;
             auto* timeAxis = static_cast<QValueAxis*>(x);
             if (!chart->isZoomed())   // a zoomed chart keeps the person's axes
-                timeAxis->setRange(xMin, xMax);
+                setRangeIfChanged(timeAxis, xMin, xMax);
             // Ticks on round seconds (0, 0.5, 1, …), anchored at zero, so they
             // do not wander as the window slides.
             timeAxis->setTickType(QValueAxis::TicksDynamic);
             timeAxis->setTickAnchor(0);
-            timeAxis->setTickInterval(niceStep(xMax - xMin, 5));
+            if (const double interval = niceStep(xMax - xMin, 5); timeAxis->tickInterval() != interval)
+                timeAxis->setTickInterval(interval);
             // Whole seconds read best, unless the run is shorter than a few.
             const QString timeFormat = xMax - xMin < 5 ? QStringLiteral("%.1f") : QStringLiteral("%.0f");
             if (timeAxis->labelFormat() != timeFormat)
@@ -350,11 +386,19 @@ struct RunChartWidget::Content {
             double hi = std::pow(10.0, std::ceil(std::log10(std::max(yMax, lo * 10))));
             if (hi <= lo)
                 hi = lo * 10;
-            axis->setRange(lo, hi);
+            setRangeIfChanged(axis, lo, hi);
         } else {
             auto* axis = static_cast<QValueAxis*>(y);
-            axis->setRange(0, yMax > 0 ? yMax * 1.1 : 1);
-            axis->applyNiceNumbers();
+            const double wanted = yMax > 0 ? yMax * 1.1 : 1;
+            // Live, a top that still fits stays (down to half of it used):
+            // the axis does not jump at every tick of a noisy line.
+            const bool keep = live && axis->min() == 0 && wanted <= axis->max() && wanted >= 0.5 * axis->max();
+            if (!keep) {
+                const NiceTop nice = niceTop(wanted);
+                setRangeIfChanged(axis, 0, nice.top);
+                if (axis->tickCount() != nice.ticks)
+                    axis->setTickCount(nice.ticks);
+            }
             const double top = axis->max();
             const QString format = top >= 100 ? QStringLiteral("%.0f") : top >= 10 ? QStringLiteral("%.1f") : QStringLiteral("%.2f");
             if (axis->labelFormat() != format)
@@ -402,6 +446,11 @@ RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     m_options.dark = palette().color(QPalette::Window).lightness() < 128;
     m_content = std::make_shared<Content>(kind, m_options.dark);
     setChart(m_content->chart);   // the view owns the chart
+    // The view paints its whole area in one fill: opaque, so a redraw does
+    // not repaint the page and tab frame behind it as well.
+    setBackgroundBrush(m_content->chart->backgroundBrush());
+    m_content->chart->setBackgroundVisible(false);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(260, 180);
     setAccessibleName(title(kind));

@@ -83,7 +83,7 @@ void RunChartsWidget::setRun(const RunRecord* run, bool live)
 {
     m_run = run;
     m_live = live && run;
-    // Antialiased lines cost most of a redraw; live, at ten redraws a
+    // Antialiased lines cost most of a redraw; live, at five redraws a
     // second beside a busy engine, crisp is less important than cheap.
     for (RunChartWidget* c : m_charts)
         c->setRenderHint(QPainter::Antialiasing, !m_live);

@@ -17,7 +17,9 @@ namespace tacho::ui {
 class RunChartsWidget : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kRefreshIntervalMs = 100;        // ≤ 10 redraws per second, per chart
+    // ≤ 5 redraws per second, per chart: smooth enough to watch, and the
+    // engine and the server keep the cores (the GUI shares them).
+    static constexpr int kRefreshIntervalMs = 200;
     static constexpr double kLiveWindowSeconds = 300;
 
     explicit RunChartsWidget(QWidget* parent = nullptr);

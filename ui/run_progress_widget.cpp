@@ -1,11 +1,11 @@
 #include "ui/run_progress_widget.h"
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QProgressBar>
 
 #include <algorithm>
 
+#include "ui/live_text.h"
 #include "ui/number_format.h"
 
 namespace tacho::ui {
@@ -20,10 +20,10 @@ RunProgressWidget::RunProgressWidget(QWidget* parent) : QWidget(parent)
     m_bar->setMinimumWidth(220);
     m_bar->setMaximumWidth(360);
     m_bar->setAccessibleName(tr("Run progress"));
-    m_time = new QLabel(this);
+    m_time = new LiveText(QStringLiteral("88:88 / ETA 88:88"), this);
     m_time->setMinimumWidth(150);
     m_time->setAccessibleName(tr("Elapsed time and estimated time left"));
-    m_numbers = new QLabel(this);
+    m_numbers = new LiveText(QStringLiteral("8,888,888 ops/s   p99 888.888 ms   8,888 err"), this);
     m_numbers->setAccessibleName(tr("Headline numbers"));
     layout->addWidget(m_bar);
     layout->addWidget(m_time);

@@ -4,10 +4,11 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
-class QLabel;
 class QProgressBar;
 
 namespace tacho::ui {
+
+class LiveText;
 
 class RunProgressWidget : public QWidget {
     Q_OBJECT
@@ -25,8 +26,8 @@ public:
 
 private:
     QProgressBar* m_bar = nullptr;
-    QLabel* m_time = nullptr;
-    QLabel* m_numbers = nullptr;
+    LiveText* m_time = nullptr;
+    LiveText* m_numbers = nullptr;
     QElapsedTimer m_clock;
     int m_testCount = 0;
     QString m_eta;

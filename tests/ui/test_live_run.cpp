@@ -1,16 +1,20 @@
 // The workbench against a real redis-server: the live charts receive points,
-// the GUI gets at most ten deliveries a second, the table's counts equal the
+// the GUI gets at most five deliveries a second, the table's counts equal the
 // server's commandstats, the exports are what the table and charts show,
 // Stop and closing the window mid-run end the run cleanly and save it, the
 // history lists it after a restart, and the GUI thread stays responsive at
-// full pipelined speed.
+// full pipelined speed: live numbers repaint without re-laying out the
+// window, and live chart axes move in steps, not at every tick.
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMainWindow>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 
 #include <optional>
 
@@ -25,6 +29,7 @@
 #include "ui/run_chart_widget.h"
 #include "ui/run_charts_widget.h"
 #include "ui/run_page.h"
+#include "ui/run_progress_widget.h"
 #include "ui/run_setup_widget.h"
 #include "ui_test_support.h"
 
@@ -116,9 +121,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
         const RunRecord record = **done;
         QCOMPARE(record.status, QStringLiteral("completed"));
-        // At most ten deliveries a second reach the GUI (plus the first).
+        // At most five deliveries a second reach the GUI (plus the first).
         const double seconds = clock.elapsed() / 1000.0;
-        QVERIFY2(window->bridge()->deliveryCount() <= int(seconds * 10) + 2,
+        QVERIFY2(window->bridge()->deliveryCount() <= int(seconds * 1000 / EngineBridge::kMinDeliveryIntervalMs) + 2,
                  qPrintable(QStringLiteral("%1 deliveries in %2 s").arg(window->bridge()->deliveryCount()).arg(seconds)));
         QVERIFY(window->runPage()->samplesReceived() > 0);
 
@@ -244,6 +249,76 @@ private Q_SLOTS:
         qInfo("GUI timer: %d fires, worst %lld ms late, %.0f ops/s pipelined", fired, worst, (*done)->headlineOpsPerSecond());
         QVERIFY(fired > 50);
         QVERIFY2(worst < 100, qPrintable(QStringLiteral("the GUI timer fired %1 ms late").arg(worst)));
+    }
+
+    void liveNumbersDoNotRelayoutTheWindow()
+    {
+        // A re-layout climbs to the window's splitters, which then repaint
+        // the whole window: at every delivery, that was most of the GUI
+        // thread's time during a run.
+        auto window = makeWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        KpiValues v;
+        v.connections = 50;
+        v.test = QStringLiteral("SET (1/2)");
+        window->runPage()->kpis()->setValues(v);
+        window->progress()->start(2);
+        QTest::qWait(50);   // the first texts may size their tiles once
+
+        struct RelayoutCounter : QObject {
+            int relayouts = 0;
+            bool eventFilter(QObject* watched, QEvent* event) override
+            {
+                if (event->type() == QEvent::LayoutRequest && (qobject_cast<QSplitter*>(watched) || qobject_cast<QMainWindow*>(watched)))
+                    ++relayouts;
+                return false;
+            }
+        } counter;
+        qApp->installEventFilter(&counter);
+        for (int i = 0; i < 24; ++i) {
+            v.opsNow = 1000.0 * (1 << (i % 12));   // 1,000 … 2,048,000: every width
+            v.avgMs = v.p50Ms = 0.05 * (i + 1);
+            v.p99Ms = 0.5 * (i + 1);
+            v.p999Ms = 1.5 * (i + 1);
+            v.errors = static_cast<quint64>(i * i * 37);
+            window->runPage()->kpis()->setValues(v);
+            window->progress()->update(i / 12, (i % 12) / 12.0, false, v.opsNow, v.p99Ms, v.errors);
+            QCoreApplication::processEvents();
+        }
+        qApp->removeEventFilter(&counter);
+        QCOMPARE(window->runPage()->kpis()->tileText(QStringLiteral("ops")), QStringLiteral("2,048,000"));
+        QCOMPARE(counter.relayouts, 0);
+    }
+
+    void liveChartAxesMoveInSteps()
+    {
+        // Each axis range change re-lays out every label of the chart: live,
+        // a steady run must not move the axes at every tick.
+        RunChartWidget chart(ChartKind::Throughput);
+        chart.resize(600, 400);
+        ChartOptions options;
+        options.windowSeconds = RunChartsWidget::kLiveWindowSeconds;
+        chart.setOptions(options);
+        auto* x = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+        auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(x && y);
+        RunRecord run = RunRecord::fromRunResult(tacho::test::syntheticResult(1000));
+        QSignalSpy xMoves(x, &QValueAxis::rangeChanged);
+        QSignalSpy yMoves(y, &QValueAxis::rangeChanged);
+        constexpr int kTicks = 300;   // 30 s of 0.1 s ticks at a steady 10,000 ops/s, ±5 %
+        for (int i = 0; i < kTicks; ++i) {
+            IntervalSample tick = run.tests[0].intervals.last();
+            tick.start = tick.end;
+            tick.end = tick.start + 0.1;
+            tick.requests = 1000 + (i % 3 - 1) * 50;
+            run.tests[0].intervals << tick;
+            run.tests[0].seconds = tick.end;
+            chart.refresh(run);
+        }
+        QVERIFY2(x->max() >= run.tests[0].seconds && x->max() < run.tests[0].seconds * 1.5, qPrintable(QString::number(x->max())));
+        QVERIFY2(y->max() >= 10500 && y->max() <= 2 * 10500, qPrintable(QString::number(y->max())));
+        QVERIFY2(xMoves.count() < kTicks / 5, qPrintable(QString::number(xMoves.count())));
+        QVERIFY2(yMoves.count() <= 2, qPrintable(QString::number(yMoves.count())));
     }
 
     void testConnectionSaysWhatIsThere()
