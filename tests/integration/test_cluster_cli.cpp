@@ -264,9 +264,35 @@ private slots:
         }
 
         m_cluster.resetStats();
-        const CliResult cleaned = runCli(QStringList(run) << "--cleanup", 60000);
+        QTemporaryDir dir;
+        const QString runFile = dir.filePath("run.json");
+        const CliResult cleaned = runCli(QStringList(run) << "--cleanup" << "--json" << runFile, 60000);
         QVERIFY2(cleaned.exitCode == 0, qPrintable(describe(cleaned)));
         QCOMPARE(removedCount(cleaned.out), totalWritten);
+        // The run file records the clean-up as the masters saw it.
+        QFile file(runFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject section = QJsonDocument::fromJson(file.readAll()).object().value("cleanup").toObject();
+        QCOMPARE(section.value("status").toString(), QString("completed"));
+        QCOMPARE(section.value("error").toString(), QString());
+        QCOMPARE(section.value("removed").toInteger(), totalWritten);
+        QStringList recordedPatterns;
+        for (const auto& pattern : section.value("patterns").toArray())
+            recordedPatterns << pattern.toString();
+        QCOMPARE(recordedPatterns, patterns);
+        const QJsonArray nodes = section.value("nodes").toArray();
+        QCOMPARE(nodes.size(), masters.size());
+        QMap<quint16, qint64> removedOn;
+        for (const auto& node : nodes) {
+            const QString address = node.toObject().value("address").toString();
+            QVERIFY2(address.startsWith("127.0.0.1:"), qPrintable(address));
+            removedOn[quint16(address.mid(10).toUInt())] = node.toObject().value("removed").toInteger();
+        }
+        QCOMPARE(removedOn, written);
+        // So do the report's summary and CSV.
+        const CliResult report = runCli({ "report", runFile, "--csv", "-" }, 30000);
+        QVERIFY2(report.exitCode == 0, qPrintable(describe(report)));
+        QVERIFY2(report.out.contains(",completed," + QByteArray::number(totalWritten) + "\n"), qPrintable(describe(report)));
         for (const QString& pattern : patterns)
             QVERIFY2(cleaned.out.contains(pattern.toUtf8()), qPrintable(pattern + "\n" + describe(cleaned)));
         for (quint16 master : masters) {
