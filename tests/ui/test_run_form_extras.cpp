@@ -179,6 +179,9 @@ private Q_SLOTS:
                  qPrintable(message));
         QCOMPARE(timeout->value(), 0.25);
         QVERIFY(cleanup->isChecked());
+        form.resize(1100, 760);
+        form.show();
+        tacho::test::keepPicture(form, QStringLiteral("run-form-timeout-cleanup.png"));
         QVERIFY2(form.commandLine().contains(QLatin1String("--reply-timeout 0.25 --cleanup")), qPrintable(form.commandLine()));
         QVERIFY2(!form.seriesCommandLine().contains(QLatin1String("--cleanup")), qPrintable(form.seriesCommandLine()));
         QCOMPARE(form.runConfig(&error)->replyTimeoutMs, 250);
