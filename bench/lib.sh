@@ -18,7 +18,9 @@
 # sets BENCH_DIR (a temporary directory it removes) and traps EXIT to call bench_stop_servers.
 
 BENCH_DIR=${BENCH_DIR:-}
-BENCH_PIDS=()     # every server started by this file
+BENCH_PIDS=()     # every server started by this file and not yet stopped and reaped
+declare -gA BENCH_PID_STARTS=()   # PID → its start time, to tell our server from a later process
+                                 # that got the same number once ours was reaped
 BENCH_PORT=
 BENCH_PID=
 BENCH_CLUSTER_PORTS=()
@@ -91,7 +93,34 @@ bench_launch() {
     "$@" >"$dir/server.log" 2>&1 &
   BENCH_PID=$!
   BENCH_PIDS+=("$BENCH_PID")
+  BENCH_PID_STARTS[$BENCH_PID]=$(bench_proc_start "$BENCH_PID" || echo gone)
   BENCH_PORT=$port
+}
+
+# bench_proc_start PID : the process's start time (clock ticks since boot, /proc/PID/stat field
+# 22); fails when there is no such process.
+bench_proc_start() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }   # after "PID (COMMAND) ": the name may hold spaces and parentheses
+  # shellcheck disable=SC2086  # split into fields on purpose
+  set -- $stat
+  printf '%s\n' "${20}"
+}
+
+# bench_pid_is_ours PID : true while PID is still the server bench_launch started (bash reaps
+# background children by itself, so a number alone may by now belong to another process).
+bench_pid_is_ours() {
+  local started=${BENCH_PID_STARTS[$1]:-}
+  [ -n "$started" ] && [ "$(bench_proc_start "$1" 2>/dev/null)" = "$started" ]
+}
+
+# bench_forget_pid PID : drops a stopped and reaped server from BENCH_PIDS.
+bench_forget_pid() {
+  local keep=() pid
+  for pid in "${BENCH_PIDS[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
+  BENCH_PIDS=("${keep[@]}")
+  unset "BENCH_PID_STARTS[$1]"
 }
 
 # bench_wait_ready NAME PID PORT REDIS_CLI_ARG... : waits (at most 10 s) until the server
@@ -199,27 +228,31 @@ bench_start_cluster() {
   return 1
 }
 
-# bench_stop_pid PID : SIGTERM, SIGKILL after 5 s, then reap.
+# bench_stop_pid PID : SIGTERM, SIGKILL after 5 s, then reap and forget it. Signals only a
+# server of ours that is still running (never a process that reused its number).
 bench_stop_pid() {
   local pid=$1 i
-  if kill -0 "$pid" 2>/dev/null; then
+  if bench_pid_is_ours "$pid"; then
     kill -TERM "$pid" 2>/dev/null || true
     for ((i = 0; i < 50; i++)); do
-      kill -0 "$pid" 2>/dev/null || break
+      bench_pid_is_ours "$pid" || break
       sleep 0.1
     done
-    if kill -0 "$pid" 2>/dev/null; then
+    if bench_pid_is_ours "$pid"; then
       tacho_log "redis-server $pid ignored SIGTERM for 5 s; sending SIGKILL"
       kill -KILL "$pid" 2>/dev/null || true
     fi
   fi
   wait "$pid" 2>/dev/null || true
+  bench_forget_pid "$pid"
 }
 
 # bench_stop_servers : stops every server started here (all get SIGTERM first, together).
 bench_stop_servers() {
   local pid
-  for pid in "${BENCH_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${BENCH_PIDS[@]}"; do
+    if bench_pid_is_ours "$pid"; then kill -TERM "$pid" 2>/dev/null || true; fi
+  done
   for pid in "${BENCH_PIDS[@]}"; do bench_stop_pid "$pid"; done
   BENCH_PIDS=()
 }

@@ -63,14 +63,6 @@ soak_calls() {
     END { printf "%d %d\n", c["cmdstat_set"], c["cmdstat_get"] }' <<<"$1"
 }
 
-# soak_forget_pid PID : drops a stopped and reaped server from BENCH_PIDS, so that the final
-# cleanup never signals a process that may have taken its number since.
-soak_forget_pid() {
-  local keep=() pid
-  for pid in "${BENCH_PIDS[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
-  BENCH_PIDS=("${keep[@]}")
-}
-
 # soak_restart : reads the server's counts while every client is paused, kills it with SIGKILL,
 # waits a second and starts a new one on the same port.
 soak_restart() {
@@ -85,7 +77,7 @@ soak_restart() {
   calls=$(soak_calls "$snapshot")
   kill -KILL "$old" 2>/dev/null || true
   wait "$old" 2>/dev/null || true
-  soak_forget_pid "$old"
+  bench_forget_pid "$old"   # so the final cleanup never signals a process that took its number
   KILLED_CALLS+=("$calls")
   sleep 1
   t0=$SECONDS
@@ -100,7 +92,6 @@ soak_restart() {
       FAULT_DETAIL+=" pid $SERVER_PID on the same port $((SECONDS - t0 + 1)) s later (attempt $attempt)"
       return 0
     fi
-    soak_forget_pid "$BENCH_PID"
     [ "$status" -eq 2 ] || break
     sleep 0.5
   done

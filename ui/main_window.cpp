@@ -18,6 +18,7 @@
 
 #include "ui/compare_page.h"
 #include "ui/capacity_bridge.h"
+#include "ui/cleanup_bridge.h"
 #include "ui/capacity_page.h"
 #include "ui/engine_bridge.h"
 #include "ui/history_model.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
 
     m_bridge = new EngineBridge(this);
     m_capacityBridge = new CapacityBridge(this);
+    m_cleanup = new CleanupBridge(this);
     m_sandbox = new SandboxServer(this);
     m_vault = new PasswordVault(QStringLiteral("tacho"), this);
     m_vault->setTimeoutMs(m_context.keychainTimeoutMs);
@@ -132,6 +134,8 @@ MainWindow::~MainWindow()
     m_bridge = nullptr;
     delete m_capacityBridge;   // stops a search and waits for it, likewise
     m_capacityBridge = nullptr;
+    delete m_cleanup;          // waits for a clean-up still going
+    m_cleanup = nullptr;
     m_sandbox->stop();
 }
 
@@ -339,6 +343,7 @@ void MainWindow::connectEngine()
                 m_serverLabel->setText(info.serverDescription());
             });
     connect(m_bridge, &EngineBridge::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_cleanup, &CleanupBridge::finished, this, &MainWindow::onCleanupFinished);
 
     connect(m_latencyPage, &LatencyPage::startRequested, this, &MainWindow::startLatency);
     connect(m_latencyPage, &LatencyPage::stopRequested, m_bridge, &EngineBridge::stopLatency);
@@ -483,7 +488,7 @@ void MainWindow::updateRunActions()
                       : !ready ? why
                       : !valid ? m_runPage->setup()->validationMessage()
                                : tr("Run the workload against the target (Ctrl+R)"));
-    m_stop->setEnabled(isRunning());
+    m_stop->setEnabled(isRunning() && !m_cleanup->isRunning());   // a clean-up is not stopped half-way
     m_cancel->setEnabled(m_bridge && m_bridge->isRunning());
     m_capacityPage->setCanStart(!running && ready && valid, running ? tr("A run is in progress") : !ready ? why : m_runPage->setup()->validationMessage());
     m_capacityPage->setWorkloadSummary(m_runPage->setup()->settings().summary());
@@ -493,7 +498,8 @@ void MainWindow::updateRunActions()
 
 bool MainWindow::isRunning() const
 {
-    return (m_bridge && m_bridge->isRunning()) || (m_capacityBridge && m_capacityBridge->isRunning());
+    return (m_bridge && m_bridge->isRunning()) || (m_capacityBridge && m_capacityBridge->isRunning())
+        || (m_cleanup && m_cleanup->isRunning());
 }
 
 bool MainWindow::startRun(QString* error)
@@ -524,6 +530,7 @@ bool MainWindow::startRun(QString* error)
     if (target.cluster)
         statusBar()->showMessage(tr("Cluster mode arrives with issue 4: this run goes to %1 only").arg(target.address()), 10000);
 
+    m_cleanupRequested = m_runPage->setup()->settings().cleanup;
     m_startPending = true;
     updateRunActions();
     withPassword(target, [this, config = *config, target, meta](const QString& password) {
@@ -536,8 +543,12 @@ bool MainWindow::startRun(QString* error)
 void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta)
 {
     target.applyTo(config, password);
+    m_cleanupConfig.reset();
+    if (m_cleanupRequested)
+        m_cleanupConfig = config;
     QString error;
     if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir }, &error)) {
+        m_cleanupConfig.reset();
         Q_EMIT runRefused(error);
         statusBar()->showMessage(error, 10000);
     }
@@ -585,7 +596,39 @@ void MainWindow::onRunFinished(const RunRecord& record)
     }
     if (record.status == QLatin1String("failed"))
         statusBar()->showMessage(tr("Run failed: %1").arg(record.failure), 20000);
+    // Like tacho-cli --cleanup: after the run whatever its status, and
+    // recorded in the run file that was just saved.
+    if (m_cleanupConfig) {
+        const engine::RunConfig config = std::move(*m_cleanupConfig);
+        m_cleanupConfig.reset();
+        m_finishedBeforeCleanup = record;
+        if (m_cleanup->start(config, record.filePath)) {
+            m_progress->finish(tr("cleaning up…"));
+            updateRunActions();
+            return;
+        }
+    }
     updateRunActions();
+    showFinishedRun(record);
+}
+
+void MainWindow::onCleanupFinished(bool completed, const QString& summary, const QString& recordError)
+{
+    RunRecord record = m_finishedBeforeCleanup;
+    record.cleanup = summary;
+    m_progress->finish(record.status);
+    QString message = summary;
+    if (!recordError.isEmpty())
+        message += tr(" — not recorded in the run file: %1").arg(recordError);
+    statusBar()->showMessage(message, completed && recordError.isEmpty() ? 10000 : 30000);
+    if (!record.filePath.isEmpty())
+        m_savedLabel->setToolTip(record.filePath + QLatin1Char('\n') + summary);
+    updateRunActions();
+    showFinishedRun(record);
+}
+
+void MainWindow::showFinishedRun(const RunRecord& record)
+{
     // The Results page redraws its charts too: in a slice of GUI time of its
     // own; the run counts as complete once it shows there.
     QTimer::singleShot(0, this, [this, record] {

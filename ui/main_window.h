@@ -6,7 +6,9 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <optional>
 
+#include "engine/run/run_config.h"
 #include "ui/app_context.h"
 #include "ui/connection_profile.h"
 #include "ui/preset_library.h"
@@ -23,6 +25,7 @@ namespace tacho::ui {
 
 class ComparePage;
 class CapacityBridge;
+class CleanupBridge;
 class CapacityPage;
 class EngineBridge;
 class HistoryModel;
@@ -121,6 +124,10 @@ private:
     void launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta);
     void onTargetChanged(int row);
     void onRunFinished(const RunRecord& record);
+    // The Results page, runCompleted and a pending close, once the run and
+    // its clean-up (when asked for) are over.
+    void showFinishedRun(const RunRecord& record);
+    void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
     void updateTargetStatus();
     void openProfileDialog(const ConnectionProfile& profile);
@@ -171,6 +178,13 @@ private:
     int m_targetRow = 0;
     bool m_startPending = false;     // waiting for a password from the keychain
     bool m_closeAfterRun = false;
+
+    // "Clean up keys after the run": asked for when the run started; the
+    // run's config (with its password, in memory only) until the run ends.
+    CleanupBridge* m_cleanup = nullptr;
+    bool m_cleanupRequested = false;
+    std::optional<engine::RunConfig> m_cleanupConfig;
+    RunRecord m_finishedBeforeCleanup;
 };
 
 } // namespace tacho::ui

@@ -105,7 +105,7 @@ void MainWindow::startCapacity()
     CapacityBridge::Request request;
     request.options = *options;
     request.preload = m_capacityPage->preload();
-    request.workloadLine = m_runPage->setup()->commandLine();
+    request.workloadLine = m_runPage->setup()->seriesCommandLine();
     request.meta.workload = m_runPage->setup()->workloadName();
     request.meta.title = tr("Capacity: %1, %2").arg(QLatin1String(engine::capacityDimensionName(options->dimension)),
                                                      QString::fromStdString(options->objective.describe()));

@@ -124,6 +124,7 @@ struct RunRecord {
     RunMeta meta;
     QString filePath;               // the run file, once saved
     QString saveError;              // why it could not be saved
+    QString cleanup;                // the clean-up's line ("cleanup: removed …"), when one ran after the run
 
     QDateTime startedAt() const;    // from startedAtUtc, local time
     quint64 totalRequests() const;

@@ -109,6 +109,17 @@ void RunSetupWidget::build()
     connForm->addRow(tr("Co&nnections:"), m_connections);
     connForm->addRow(tr("&Threads:"), m_threads);
     connForm->addRow(QString(), m_keepAlive);
+    m_replyTimeout = new QDoubleSpinBox(connBox);
+    m_replyTimeout->setRange(0, 3600);
+    m_replyTimeout->setDecimals(3);
+    m_replyTimeout->setSuffix(tr(" s"));
+    m_replyTimeout->setSpecialValueText(tr("wait forever"));
+    m_replyTimeout->setAlignment(Qt::AlignRight);
+    m_replyTimeout->setAccessibleName(tr("Reply timeout in seconds"));
+    m_replyTimeout->setToolTip(tip(tr("A connection with requests in flight that receives nothing for this long is counted as lost and the run "
+                                      "fails saying so, so a server that stops answering cannot hold a run forever. 0: wait forever."),
+                                   QStringLiteral("--reply-timeout <sec> (Tacho, both dialects; default 5)")));
+    connForm->addRow(tr("Reply t&imeout:"), m_replyTimeout);
     grid->addWidget(connBox, 0, 0);
 
     // Pipeline.
@@ -180,6 +191,11 @@ void RunSetupWidget::build()
     keyForm->addRow(tr("&Keyspace:"), m_keyspace);
     keyForm->addRow(tr("&Value size:"), m_valueSize);
     keyForm->addRow(m_seedGiven, m_seed);
+    m_cleanup = new QCheckBox(tr("C&lean up keys after the run"), keyBox);
+    m_cleanup->setToolTip(tip(tr("After the run, remove the keys it wrote (found with SCAN by their pattern, removed with UNLINK, on every "
+                                 "master of a cluster) and record how many in the run file. Other keys are left alone."),
+                              QStringLiteral("--cleanup (Tacho, both dialects)")));
+    keyForm->addRow(QString(), m_cleanup);
     grid->addWidget(keyBox, 1, 1);
 
     // Commands.
@@ -236,10 +252,10 @@ void RunSetupWidget::build()
     // Every edit re-validates; the preset combo follows the form.
     for (QSpinBox* box : { m_connections, m_threads, m_pipeline, m_requests, m_keyspace, m_valueSize, m_seed })
         connect(box, &QSpinBox::valueChanged, this, &RunSetupWidget::onEdited);
-    for (QDoubleSpinBox* box : { m_duration, m_warmup, m_rate })
+    for (QDoubleSpinBox* box : { m_duration, m_warmup, m_rate, m_replyTimeout })
         connect(box, &QDoubleSpinBox::valueChanged, this, &RunSetupWidget::onEdited);
     connect(m_memtier, &QAbstractButton::toggled, this, &RunSetupWidget::updateMemtierMode);
-    for (QAbstractButton* button : std::initializer_list<QAbstractButton*> { m_keepAlive, m_byRequests, m_byDuration, m_loop, m_suite, m_custom, m_seedGiven, m_memtier })
+    for (QAbstractButton* button : std::initializer_list<QAbstractButton*> { m_keepAlive, m_byRequests, m_byDuration, m_loop, m_suite, m_custom, m_seedGiven, m_memtier, m_cleanup })
         connect(button, &QAbstractButton::toggled, this, &RunSetupWidget::onEdited);
     for (QLineEdit* edit : { m_tests, m_command })
         connect(edit, &QLineEdit::textEdited, this, &RunSetupWidget::onEdited);
@@ -272,6 +288,8 @@ WorkloadSettings RunSetupWidget::readWidgets() const
     s.valueSize = static_cast<quint32>(m_valueSize->value());
     s.seedGiven = m_seedGiven->isChecked();
     s.seed = s.seedGiven ? static_cast<quint64>(m_seed->value()) : 0;
+    s.replyTimeoutSeconds = m_replyTimeout->value();
+    s.cleanup = m_cleanup->isChecked();
     s.commands = m_custom->isChecked() ? WorkloadSettings::Commands::Custom : WorkloadSettings::Commands::Suite;
     if (m_memtier->isChecked()) {
         s.commands = WorkloadSettings::Commands::Memtier;
@@ -300,6 +318,8 @@ void RunSetupWidget::writeWidgets(const WorkloadSettings& s)
     m_valueSize->setValue(static_cast<int>(s.valueSize));
     m_seedGiven->setChecked(s.seedGiven);
     m_seed->setValue(clampInt(s.seed));
+    m_replyTimeout->setValue(s.replyTimeoutSeconds);
+    m_cleanup->setChecked(s.cleanup);
     m_memtierArguments = s.commands == WorkloadSettings::Commands::Memtier ? s.memtierArguments : QStringList {};
     m_memtierLine->setText(m_memtierArguments.join(QLatin1Char(' ')));
     m_memtier->setEnabled(!m_memtierArguments.isEmpty());
@@ -374,6 +394,7 @@ QWidget* RunSetupWidget::widgetForOption(const QString& message) const
     if (option == QLatin1String("--warmup")) return m_warmup;
     if (option == QLatin1String("-r")) return m_keyspace;
     if (option == QLatin1String("-d")) return m_valueSize;
+    if (option == QLatin1String("--reply-timeout")) return m_replyTimeout;
     if (option == QLatin1String("-t")) return m_tests;
     if (option == QLatin1String("custom command")) return m_command;
     if (m_custom->isChecked() && option.startsWith(QLatin1String("unrecognized option"))) return m_command;
@@ -388,7 +409,8 @@ void RunSetupWidget::validate()
     m_error->setText(valid ? QString() : QStringLiteral("⚠ ") + error);
     m_error->setVisible(!valid);
     // Mark the field the parser named.
-    for (QWidget* w : std::initializer_list<QWidget*> { m_connections, m_threads, m_pipeline, m_requests, m_duration, m_warmup, m_keyspace, m_valueSize, m_tests, m_command })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_connections, m_threads, m_pipeline, m_requests, m_duration, m_warmup, m_keyspace, m_valueSize, m_tests, m_command,
+                                                        m_replyTimeout })
         w->setStyleSheet(QString());
     if (QWidget* w = valid ? nullptr : widgetForOption(error)) {
         w->setStyleSheet(QStringLiteral("border: 1px solid #c0392b;"));
@@ -408,6 +430,13 @@ std::optional<engine::RunConfig> RunSetupWidget::runConfig(QString* error) const
 QString RunSetupWidget::commandLine() const
 {
     return readWidgets().toCommandLine(m_targetArguments);
+}
+
+QString RunSetupWidget::seriesCommandLine() const
+{
+    WorkloadSettings settings = readWidgets();
+    settings.cleanup = false;
+    return settings.toCommandLine(m_targetArguments);
 }
 
 bool RunSetupWidget::applyCommandLine(const QString& line, QString* message, WorkloadSettings::Target* target)
@@ -490,7 +519,8 @@ void RunSetupWidget::showNote(const QString& text, bool error)
 void RunSetupWidget::setReadOnly(bool readOnly)
 {
     m_readOnly = readOnly;
-    for (QWidget* w : std::initializer_list<QWidget*> { m_preset, m_paste, m_suite, m_custom, m_tests, m_command })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_preset, m_paste, m_suite, m_custom, m_tests, m_command, m_replyTimeout,
+                                                        m_cleanup })
         w->setEnabled(!readOnly);
     m_memtier->setEnabled(!readOnly && !m_memtierArguments.isEmpty());
     updateMemtierMode();

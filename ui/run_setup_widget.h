@@ -49,6 +49,9 @@ public:
         m_targetNeedsPassword = needsPassword;
     }
     QString commandLine() const;
+    // The workload for a series of runs (Capacity): without --cleanup,
+    // which only a single run takes.
+    QString seriesCommandLine() const;
 
     // Fills the form from a redis-benchmark line. On a usage error returns
     // false and leaves the form unchanged; *message says why (or, on
@@ -95,6 +98,8 @@ private:
     QSpinBox* m_connections = nullptr;
     QSpinBox* m_threads = nullptr;
     QCheckBox* m_keepAlive = nullptr;
+    QDoubleSpinBox* m_replyTimeout = nullptr;
+    QCheckBox* m_cleanup = nullptr;
     QSpinBox* m_pipeline = nullptr;
     QRadioButton* m_byRequests = nullptr;
     QRadioButton* m_byDuration = nullptr;

@@ -22,6 +22,7 @@ const QSet<QString>& optionsWithValue()
         "-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads", "-k",
         "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert", "--cacertdir", "--cert",
         "--key", "--tls-ciphers", "--tls-ciphersuites", "--duration", "--warmup", "--json", "--rate",
+        "--reply-timeout",
     };
     return set;
 }
@@ -61,12 +62,27 @@ QString number(double value)
     return QString::number(value, 'g', 10);
 }
 
+// The options both dialects share, in the dialect's spelling.
+QStringList runOptions(const WorkloadSettings& s, bool memtier)
+{
+    QStringList args;
+    if (s.replyTimeoutSeconds != WorkloadSettings::kDefaultReplyTimeoutSeconds) {
+        if (memtier)
+            args << QStringLiteral("--reply-timeout=") + number(s.replyTimeoutSeconds);
+        else
+            args << QStringLiteral("--reply-timeout") << number(s.replyTimeoutSeconds);
+    }
+    if (s.cleanup)
+        args << QStringLiteral("--cleanup");
+    return args;
+}
+
 } // namespace
 
 QStringList WorkloadSettings::toArguments() const
 {
     if (commands == Commands::Memtier)
-        return memtierArguments;
+        return memtierArguments + runOptions(*this, true);
     QStringList args;
     if (connections != 50)
         args << "-c" << QString::number(connections);
@@ -94,6 +110,7 @@ QStringList WorkloadSettings::toArguments() const
         args << "-l";
     if (seedGiven)
         args << "--seed" << QString::number(seed);
+    args << runOptions(*this, false);
     if (commands == Commands::Suite) {
         if (!tests.trimmed().isEmpty())
             args << "-t" << tests.trimmed();
@@ -114,8 +131,11 @@ QString WorkloadSettings::toCommandLine(const QStringList& targetArguments) cons
 std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) const
 {
     if (commands == Commands::Memtier) {
+        // The workload of one step; --cleanup acts after a run, not on the workload.
+        WorkloadSettings workload = *this;
+        workload.cleanup = false;
         std::vector<std::string> args { "memtier" };
-        for (const QString& arg : memtierArguments)
+        for (const QString& arg : workload.toArguments())
             args.push_back(arg.toStdString());
         try {
             return engine::parseStepWorkload(args).config;
@@ -230,6 +250,8 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
     s.loop = config.loop;
     s.seedGiven = config.seedGiven;
     s.seed = config.seed;
+    s.replyTimeoutSeconds = config.replyTimeoutMs / 1000.0;
+    s.cleanup = invocation.cleanup;
 
     // -t and the custom command are not kept as such in the RunConfig: find
     // them on the line (the parser has accepted it, so the scan is simple).
@@ -306,6 +328,14 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
             found.options << QString::fromStdString(option.label);
             continue;
         }
+        if (name == QLatin1String("--reply-timeout")) {   // a field of its own
+            s.replyTimeoutSeconds = whole.config.replyTimeoutMs / 1000.0;
+            continue;
+        }
+        if (name == QLatin1String("--cleanup")) {
+            s.cleanup = true;
+            continue;
+        }
         if (outputNames.contains(name) || name == QLatin1String("--preload") || name == QLatin1String("--preload-pipeline")) {
             if (ignored)
                 *ignored << QString::fromStdString(option.label)
@@ -366,6 +396,11 @@ QString WorkloadSettings::summary() const
         parts << QStringLiteral("-r %1").arg(NumberFormat::count(keyspace));
     if (valueSize != 3)
         parts << QStringLiteral("%1 B values").arg(NumberFormat::count(valueSize));
+    if (replyTimeoutSeconds != kDefaultReplyTimeoutSeconds)
+        parts << (replyTimeoutSeconds > 0 ? QStringLiteral("reply timeout %1 s").arg(number(replyTimeoutSeconds))
+                                          : QStringLiteral("no reply timeout"));
+    if (cleanup)
+        parts << QStringLiteral("clean-up");
     return parts.join(QStringLiteral(" · "));
 }
 

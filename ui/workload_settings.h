@@ -38,6 +38,11 @@ struct WorkloadSettings {
     bool loop = false;             // -l
     bool seedGiven = false;        // --seed
     quint64 seed = 0;
+    // Both dialects (kept out of memtierArguments, so they stay editable):
+    double replyTimeoutSeconds = kDefaultReplyTimeoutSeconds;   // --reply-timeout; 0 waits forever
+    bool cleanup = false;          // --cleanup: remove the run's keys afterwards (a run, not a series)
+
+    static constexpr double kDefaultReplyTimeoutSeconds = 5;   // the engine's RunConfig::replyTimeoutMs
 
     // Target options found on a pasted line (-h, -p, -s, -u, -a, …).
     struct Target {
@@ -54,7 +59,8 @@ struct WorkloadSettings {
     };
 
     // redis-benchmark arguments for this workload (no target options), only
-    // the flags that differ from redis-benchmark's defaults.
+    // the flags that differ from redis-benchmark's defaults; memtier's for
+    // a memtier workload.
     QStringList toArguments() const;
     // "tacho-cli redis-benchmark …" with the given target arguments in front.
     QString toCommandLine(const QStringList& targetArguments) const;

@@ -483,26 +483,12 @@ bool writeTextFileAtomically(const std::string& path, const std::string& text, s
 bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
                              const std::string& sectionJson, std::string* error)
 {
-    std::string json = runResultToJson(result);
-    while (!json.empty() && (json.back() == '\n' || json.back() == ' '))
-        json.pop_back();
-    if (json.empty() || json.back() != '}') {
+    const std::string json = withRunFileSection(runResultToJson(result), name, sectionJson);
+    if (json.empty()) {
         if (error)
             *error = "cannot write run file " + path + ": unexpected run file layout";
         return false;
     }
-    json.pop_back();
-    while (!json.empty() && (json.back() == '\n' || json.back() == ' '))
-        json.pop_back();
-    // Indent the section one level, like the members around it (JSON strings
-    // hold no raw newlines, so every newline is layout).
-    std::string section;
-    for (char c : sectionJson) {
-        section += c;
-        if (c == '\n')
-            section += "  ";
-    }
-    json += ",\n  " + JsonWriter::quote(name) + ": " + section + "\n}\n";
     if (!writeTextFileAtomically(path, json, error)) {
         if (error)
             *error = "run file: " + *error;

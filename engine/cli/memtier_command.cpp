@@ -488,6 +488,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     }
 
     // ---- Tacho's run file ----
+    std::string runFile;   // written: the clean-up is recorded there too
     if (!inv.jsonPath.empty()) {
         RunResult file = std::move(result);
         if (preloadResult && !preloadResult->tests.empty()) {
@@ -501,7 +502,9 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         }
         file.config = withoutSecrets(std::move(file.config));
         std::string error;
-        if (!writeRunFile(inv.jsonPath, file, &error)) {
+        if (writeRunFile(inv.jsonPath, file, &error)) {
+            runFile = inv.jsonPath;
+        } else {
             err << kPrefix << error << "\n";
             status = 1;
         }
@@ -511,7 +514,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         TestSpec measured;
         measured.generator = factory;
         written.tests.push_back(measured);
-        status = std::max(status, cleanUpAfterRun(written, out));
+        status = std::max(status, cleanUpAfterRun(written, out, runFile, err));
     }
     return status;
 }

@@ -130,15 +130,18 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     else if (result.status == RunStatus::Stopped)
         err << kPrefix << "stopped before the end; the results above are partial\n";
 
+    std::string runFile;   // written: the clean-up is recorded there too
     if (!invocation.jsonPath.empty()) {
         std::string writeError;
-        if (!writeRunFile(invocation.jsonPath, result, &writeError)) {
+        if (writeRunFile(invocation.jsonPath, result, &writeError)) {
+            runFile = invocation.jsonPath;
+        } else {
             err << kPrefix << writeError << "\n";
             status = 1;
         }
     }
     if (invocation.cleanup)   // CSV keeps standard output to its rows
-        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out));
+        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out, runFile, err));
     return status;
 }
 

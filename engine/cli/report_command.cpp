@@ -13,6 +13,7 @@
 #include "engine/report/merge.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
+#include "engine/run/key_cleanup.h"
 
 namespace tacho::engine {
 
@@ -51,6 +52,8 @@ std::string runSummary(const LoadedRun& run)
                 + std::to_string(test.crossCheck.serverCalls) + " server calls, "
                 + std::to_string(test.crossCheck.clientRequests) + " requests answered)\n";
     }
+    if (run.run.cleanup)   // the line tacho-cli printed after the run
+        out += "  " + describeCleanup(*run.run.cleanup) + "\n";
     for (const std::string& l : run.lacks)
         out += "  does not record: " + l + "\n";
     return out;
@@ -61,9 +64,14 @@ std::string runSummary(const LoadedRun& run)
 std::string runsCsv(const std::vector<const LoadedRun*>& runs)
 {
     std::string out = "run,label,file,source,test,command,requests,errors,seconds,ops_per_sec,avg_ms,p50_ms,p95_ms,"
-                      "p99_ms,p999_ms,max_ms,kb_per_sec,cross_check\n";
+                      "p99_ms,p999_ms,max_ms,kb_per_sec,cross_check,cleanup,cleanup_removed\n";
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const LoadedRun& run = *runs[r];
+        // The run's clean-up (--cleanup), repeated on each of its lines.
+        const std::optional<CleanupResult>& cleanup = run.run.cleanup;
+        const std::string cleanupCells = cleanup
+            ? std::string(cleanup->completed() ? "completed" : "failed") + "," + std::to_string(cleanup->removed)
+            : std::string(",");
         for (std::size_t t = 0; t < run.run.tests.size(); ++t) {
             const TestResult& test = run.run.tests[t];
             const bool countsKnown = run.format == kRunFileFormat || run.format.rfind("memtier", 0) == 0;
@@ -81,7 +89,7 @@ std::string runsCsv(const std::vector<const LoadedRun*>& runs)
                     + (countsKnown ? std::to_string(requests) : std::string()) + "," + cell(Metric::Errors) + ","
                     + (test.seconds > 0 ? fixed(test.seconds, 3) : std::string()) + "," + cell(Metric::Ops) + ","
                     + cell(Metric::Avg) + "," + cell(Metric::P50) + "," + cell(Metric::P95) + "," + cell(Metric::P99) + ","
-                    + cell(Metric::P999) + "," + cell(Metric::Max) + "," + cell(Metric::KBps) + "," + check + "\n";
+                    + cell(Metric::P999) + "," + cell(Metric::Max) + "," + cell(Metric::KBps) + "," + check + "," + cleanupCells + "\n";
             };
             if (test.commands.size() > 1) {
                 for (std::size_t k = 0; k < test.commands.size(); ++k)

@@ -4,6 +4,7 @@
 
 #include "engine/cli/usage_error.h"
 #include "engine/report/atomic_file.h"
+#include "engine/report/run_file.h"
 #include "engine/run/key_cleanup.h"
 #include "engine/run/server_probe.h"
 
@@ -31,11 +32,17 @@ bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error
     return true;
 }
 
-int cleanUpAfterRun(const RunConfig& config, std::ostream& report)
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err)
 {
     const CleanupResult result = removeKeysMatching(config, cleanupPatterns(config));
     report << describeCleanup(result) << "\n" << std::flush;
-    return result.error.empty() ? 0 : 1;
+    int status = result.completed() ? 0 : 1;
+    std::string error;
+    if (!runFile.empty() && !addRunFileSection(runFile, "cleanup", cleanupToJson(result), &error)) {
+        err << error << "\n" << std::flush;
+        status = 1;
+    }
+    return status;
 }
 
 std::string withAuthAdvice(std::string message, std::string_view advice)

@@ -25,9 +25,10 @@ bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error
 
 // --cleanup after a run: removes the keys of the config's tests
 // (engine/run/key_cleanup.h) and writes one line saying how many to
-// `report`. Returns the exit status it asks for: 0, or 1 when it could not
-// finish.
-int cleanUpAfterRun(const RunConfig& config, std::ostream& report);
+// `report`. With a `runFile` (already written) the clean-up is recorded
+// there too, as its "cleanup" section; a failure to do so goes to `err`.
+// Returns the exit status it asks for: 0, or 1 when it could not finish.
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err);
 
 // `message` with the engine's option-free advice for a server that wants a
 // password (kAuthAdvice) replaced by the dialect's own `advice`.

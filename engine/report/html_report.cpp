@@ -513,6 +513,20 @@ private:
         }
         s += "</table>\n";
 
+        if (const std::optional<CleanupResult>& cleanup = result.cleanup) {
+            std::string patterns;
+            for (const std::string& pattern : cleanup->patterns)
+                patterns += (patterns.empty() ? "" : ", ") + pattern;
+            s += "<h3>Clean-up after the run</h3>\n";
+            std::vector<std::pair<std::string, std::string>> rows;
+            rows.emplace_back("status", cleanup->completed() ? "completed" : "failed: " + cleanup->error);
+            rows.emplace_back("patterns (SCAN MATCH)", patterns.empty() ? "none (the tests address no keys)" : patterns);
+            rows.emplace_back("keys removed (UNLINK)", std::to_string(cleanup->removed));
+            for (const CleanupNode& node : cleanup->nodes)
+                rows.emplace_back("removed on " + node.address, std::to_string(node.removed));
+            s += keyValueTable(rows);
+        }
+
         s += "<h3>Results</h3>\n<table>\n<tr><th class=\"name\">test</th><th class=\"name\">command</th>" + th("requests")
             + th("errors") + th("seconds");
         for (Metric m : kAllMetrics)

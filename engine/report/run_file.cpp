@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/report/json_writer.h"
+#include "engine/report/run_file_reader.h"
 
 namespace tacho::engine {
 
@@ -259,7 +260,35 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.endObject();
 }
 
+void writeCleanup(JsonWriter& w, const CleanupResult& c)
+{
+    w.beginObject();
+    w.field("status", c.completed() ? "completed" : "failed");
+    w.field("error", c.error);
+    w.key("patterns").beginArray();
+    for (const std::string& pattern : c.patterns)
+        w.value(pattern);
+    w.endArray();
+    w.field("removed", c.removed);
+    w.key("nodes").beginArray();
+    for (const CleanupNode& node : c.nodes) {
+        w.beginObject();
+        w.field("address", node.address);
+        w.field("removed", node.removed);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
 } // namespace
+
+std::string cleanupToJson(const CleanupResult& cleanup)
+{
+    JsonWriter w;
+    writeCleanup(w, cleanup);
+    return w.str();
+}
 
 std::string runResultToJson(const RunResult& result)
 {
@@ -277,8 +306,56 @@ std::string runResultToJson(const RunResult& result)
     for (const TestResult& t : result.tests)
         writeTest(w, t);
     w.endArray();
+    if (result.cleanup) {
+        w.key("cleanup");
+        writeCleanup(w, *result.cleanup);
+    }
     w.endObject();
     return w.str() + "\n";
+}
+
+std::string withRunFileSection(std::string json, const std::string& name, const std::string& sectionJson)
+{
+    const auto trimLayout = [&json] {
+        while (!json.empty() && (json.back() == '\n' || json.back() == ' '))
+            json.pop_back();
+    };
+    trimLayout();
+    if (json.empty() || json.back() != '}')
+        return {};
+    json.pop_back();
+    trimLayout();
+    // Indent the section one level, like the members around it (JSON strings
+    // hold no raw newlines, so every newline is layout).
+    std::string section;
+    for (char c : sectionJson) {
+        section += c;
+        if (c == '\n')
+            section += "  ";
+    }
+    return json + ",\n  " + JsonWriter::quote(name) + ": " + section + "\n}\n";
+}
+
+bool addRunFileSection(const std::string& path, const std::string& name, const std::string& sectionJson,
+                       std::string* error)
+{
+    std::string json;
+    if (!readTextFile(path, json, error)) {
+        if (error)
+            *error = "run file: " + *error;
+        return false;
+    }
+    json = withRunFileSection(std::move(json), name, sectionJson);
+    if (json.empty()) {
+        if (error)
+            *error = "run file: " + path + ": unexpected layout, not a run file this build wrote";
+        return false;
+    }
+    if (writeFileAtomically(path, json, error))
+        return true;
+    if (error)
+        *error = "run file: " + *error;
+    return false;
 }
 
 bool writeRunFile(const std::string& path, const RunResult& result, std::string* error)

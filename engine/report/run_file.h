@@ -12,6 +12,19 @@ inline constexpr const char* kRunFileFormat = "tacho-run/1";
 // config holds. Histograms are HdrHistogram compressed base64 strings.
 std::string runResultToJson(const RunResult& result);
 
+// The "cleanup" section: {"status": "completed"|"failed", "error", "patterns",
+// "removed", "nodes": [{"address", "removed"}]}.
+std::string cleanupToJson(const CleanupResult& cleanup);
+
+// `json` (a run file's text) with one more top-level member `name` holding
+// `sectionJson`; empty when `json` does not end like a run file.
+std::string withRunFileSection(std::string json, const std::string& name, const std::string& sectionJson);
+
+// Adds a top-level member to the run file at `path` (written by this build;
+// e.g. the clean-up, which ends after the run file was saved), atomically.
+bool addRunFileSection(const std::string& path, const std::string& name, const std::string& sectionJson,
+                       std::string* error);
+
 // Writes atomically: a temporary file in the same folder, then rename.
 // Returns false with a message naming the path on failure.
 bool writeRunFile(const std::string& path, const RunResult& result, std::string* error);

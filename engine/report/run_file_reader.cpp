@@ -547,6 +547,43 @@ void readSources(const Node& n, std::vector<RunSource>& out)
     }
 }
 
+// The clean-up after the run (optional; written since --cleanup records it).
+CleanupResult readCleanup(const Node& n)
+{
+    n.object();
+    CleanupResult c;
+    const Node status = n.at("status");
+    const std::string s = status.string();
+    if (s != "completed" && s != "failed")
+        status.fail("expected \"completed\" or \"failed\", found \"" + Node::clip(s) + "\"");
+    optString(n, "error", c.error);
+    if (s == "failed" && c.error.empty())
+        c.error = "failed (no reason recorded)";
+    if (s == "completed" && !c.error.empty())
+        n.at("error").fail("a completed clean-up has no error");
+    if (auto patterns = n.get("patterns")) {
+        patterns->array();
+        for (std::size_t i = 0; i < patterns->size(); ++i)
+            c.patterns.push_back(patterns->item(i).string());
+    }
+    c.removed = n.at("removed").uint64();
+    std::uint64_t perNode = 0;
+    if (auto nodes = n.get("nodes")) {
+        nodes->array();
+        for (std::size_t i = 0; i < nodes->size(); ++i) {
+            const Node node = nodes->item(i).object();
+            CleanupNode entry;
+            entry.address = node.at("address").string();
+            entry.removed = node.at("removed").uint64();
+            perNode += entry.removed;
+            c.nodes.push_back(std::move(entry));
+        }
+        if (perNode != c.removed)
+            n.at("removed").fail(std::to_string(c.removed) + " keys, but the nodes add up to " + std::to_string(perNode));
+    }
+    return c;
+}
+
 void readDocument(const JsonValue& root, LoadedRun& out)
 {
     const Node top(root, "");
@@ -581,6 +618,8 @@ void readDocument(const JsonValue& root, LoadedRun& out)
     }
     if (auto sources = top.get("sources"))
         readSources(*sources, out.sources);
+    if (auto cleanup = top.get("cleanup"))
+        r.cleanup = readCleanup(*cleanup);
     out.known = KnownConfig {};
     if (r.environment.serverInfo.empty())
         out.known.serverVersion = false;

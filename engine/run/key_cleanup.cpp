@@ -81,6 +81,8 @@ CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std:
 {
     CleanupResult result;
     result.patterns = patterns;
+    if (patterns.empty())
+        return result;
     std::vector<RunConfig> servers { config };
     if (config.cluster) {
         SlotMap map;
@@ -94,10 +96,18 @@ CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std:
             servers.push_back(nodeConfig);
         }
     }
-    for (const RunConfig& server : servers)
-        for (const std::string& pattern : patterns)
-            if (!removeOnServer(server, pattern, config.cluster, result.removed, &result.error))
-                return result;
+    for (const RunConfig& server : servers) {
+        result.nodes.push_back(CleanupNode { server.endpoint.describe(), 0 });
+        CleanupNode& node = result.nodes.back();
+        for (const std::string& pattern : patterns) {
+            const bool finished = removeOnServer(server, pattern, config.cluster, node.removed, &result.error);
+            if (!finished)
+                break;
+        }
+        result.removed += node.removed;
+        if (!result.error.empty())
+            return result;
+    }
     return result;
 }
 
@@ -110,6 +120,12 @@ std::string describeCleanup(const CleanupResult& result)
         return "cleanup: nothing to remove (the tests address no keys)";
     std::string text = "cleanup: removed " + std::to_string(result.removed) + (result.removed == 1 ? " key" : " keys")
         + " matching " + patterns;
+    if (result.nodes.size() > 1) {
+        text += " (";
+        for (const CleanupNode& node : result.nodes)
+            text += (&node == &result.nodes.front() ? "" : ", ") + node.address + ": " + std::to_string(node.removed);
+        text += ")";
+    }
     if (!result.error.empty())
         text += "; stopped: " + result.error;
     return text;

@@ -3,11 +3,11 @@
 // keys matching the run's key patterns, found with SCAN and removed with
 // UNLINK in batches, on the server or on every master of a cluster. Other
 // keys are left alone. Blocking; control-plane connections of its own.
-#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "engine/run/run_config.h"
+#include "engine/run/run_result.h"
 
 namespace tacho::engine {
 
@@ -16,17 +16,13 @@ namespace tacho::engine {
 // duplicates. Empty when none can be told (e.g. PING only).
 std::vector<std::string> cleanupPatterns(const RunConfig& config);
 
-struct CleanupResult {
-    std::vector<std::string> patterns;
-    std::uint64_t removed = 0;   // keys UNLINK removed
-    std::string error;           // empty when every pattern was scanned to the end
-};
-
-// Removes the keys matching `patterns`. A failure part-way keeps the count
-// of what was removed before it.
+// Removes the keys matching `patterns` on the server or on every master,
+// counting per node. A failure part-way keeps the count of what was removed
+// before it (the failing node included).
 CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std::string>& patterns);
 
-// "cleanup: removed 1000 keys matching memtier-[0-9]*" (or why it stopped).
+// "cleanup: removed 1000 keys matching memtier-[0-9]*" (or why it stopped);
+// for a cluster also each master's share.
 std::string describeCleanup(const CleanupResult& result);
 
 } // namespace tacho::engine

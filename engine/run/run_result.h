@@ -2,6 +2,7 @@
 // What a run produced. Values; copied or shared as shared_ptr<const RunResult>.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,22 @@ struct Environment {
     std::map<std::string, std::string> serverConfig; // CONFIG GET save / appendonly
 };
 
+// One server the clean-up visited (the server, or one master of a cluster).
+struct CleanupNode {
+    std::string address;                 // "127.0.0.1:7000"
+    std::uint64_t removed = 0;           // keys UNLINK removed there
+};
+
+// The optional clean-up after a run (--cleanup): the keys matching the run's
+// key patterns, found with SCAN and removed with UNLINK.
+struct CleanupResult {
+    std::vector<std::string> patterns;   // SCAN MATCH globs; empty when the tests address no keys
+    std::uint64_t removed = 0;           // keys removed, all nodes together
+    std::vector<CleanupNode> nodes;      // in the order visited; a failure leaves the rest out
+    std::string error;                   // empty when every pattern was scanned to the end everywhere
+    bool completed() const { return error.empty(); }
+};
+
 struct RunResult {
     RunConfig config;                    // password must be cleared before storing
     Environment environment;
@@ -138,6 +155,7 @@ struct RunResult {
     RunStatus status = RunStatus::Completed;
     std::string failure;
     double totalSeconds = 0;
+    std::optional<CleanupResult> cleanup;   // only when a clean-up ran
 };
 
 } // namespace tacho::engine

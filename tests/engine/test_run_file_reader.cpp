@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -463,6 +464,106 @@ private slots:
                  error.c_str());
         QVERIFY(run.run.tests.empty());
         QVERIFY(!run.known.serverVersion);
+    }
+
+    // The clean-up after a run (--cleanup, issue #8): absent when none ran;
+    // a cluster's per-master counts and a failure's message read back as
+    // written, whether the section came with the run or was added to the
+    // saved file afterwards (as tacho-cli and the workbench do).
+    void cleanupRoundTrip()
+    {
+        LoadedRun loaded;
+        std::string error;
+        QVERIFY2(runFileFromJson(runResultToJson(fullRun()), "x", loaded, &error), error.c_str());
+        QVERIFY(!loaded.run.cleanup);
+
+        RunResult run = fullRun();
+        CleanupResult cleanup;
+        cleanup.patterns = { "key{????:[0-9][0-9]", kAwkward };
+        cleanup.nodes = { { "127.0.0.1:30001", 400 }, { "127.0.0.1:30002", 0 }, { "127.0.0.1:30003", 801 } };
+        cleanup.removed = 1201;
+        run.cleanup = cleanup;
+        QVERIFY2(runFileFromJson(runResultToJson(run), "x", loaded, &error), error.c_str());
+        QVERIFY(loaded.run.cleanup);
+        const CleanupResult& back = *loaded.run.cleanup;
+        QVERIFY(back.completed());
+        QCOMPARE(back.patterns, cleanup.patterns);
+        QCOMPARE(back.removed, 1201u);
+        QCOMPARE(back.nodes.size(), 3u);
+        QCOMPARE(back.nodes[2].address, std::string("127.0.0.1:30003"));
+        QCOMPARE(back.nodes[2].removed, 801u);
+        QCOMPARE(back.nodes[1].removed, 0u);
+
+        // Added to a saved file: the rest of the file is untouched.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("run.json").toStdString();
+        QVERIFY(writeRunFile(path, fullRun(), &error));
+        CleanupResult failed;
+        failed.patterns = { "memtier-[0-9]*" };
+        failed.nodes = { { "127.0.0.1:6379", 7 } };
+        failed.removed = 7;
+        failed.error = "SCAN on 127.0.0.1:6379 failed: NOPERM \"scan\"";
+        QVERIFY2(addRunFileSection(path, "cleanup", cleanupToJson(failed), &error), error.c_str());
+        QVERIFY2(readRunFile(path, loaded, &error), error.c_str());
+        QVERIFY(loaded.run.cleanup);
+        QVERIFY(!loaded.run.cleanup->completed());
+        QCOMPARE(loaded.run.cleanup->error, failed.error);
+        QCOMPARE(loaded.run.cleanup->removed, 7u);
+        QCOMPARE(loaded.run.cleanup->nodes.size(), 1u);
+        QCOMPARE(loaded.run.tests[0].requests, 5000u);
+        RunResult expected = fullRun();
+        expected.cleanup = failed;
+        std::string onDisk;
+        QVERIFY(readTextFile(path, onDisk, &error));
+        QCOMPARE(onDisk, runResultToJson(expected));   // same as written in one go
+
+        // Not a run file: nothing is written.
+        const std::string other = dir.filePath("other.json").toStdString();
+        {
+            std::FILE* f = std::fopen(other.c_str(), "w");
+            QVERIFY(f);
+            std::fputs("[1, 2]\n", f);
+            std::fclose(f);
+        }
+        QVERIFY(!addRunFileSection(other, "cleanup", cleanupToJson(failed), &error));
+        QVERIFY2(error.find("unexpected layout") != std::string::npos, error.c_str());
+        QVERIFY(readTextFile(other, onDisk, &error));
+        QCOMPARE(onDisk, std::string("[1, 2]\n"));
+    }
+
+    void malformedCleanupNamesTheField_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("status") << "\"status\": \"completed\",\n    \"error\"" << "\"status\": \"done\",\n    \"error\""
+                                << "run.json: cleanup.status: expected \"completed\" or \"failed\", found \"done\"";
+        QTest::newRow("sum") << "\"removed\": 3," << "\"removed\": 4,"
+                             << "run.json: cleanup.removed: 4 keys, but the nodes add up to 3";
+        QTest::newRow("node removed") << "\"removed\": 1\n" << "\"removed\": \"1\"\n"
+                                      << "run.json: cleanup.nodes[0].removed: expected a non-negative integer";
+        QTest::newRow("error on success") << "\"error\": \"\"" << "\"error\": \"x\""
+                                          << "run.json: cleanup.error: a completed clean-up has no error";
+    }
+
+    void malformedCleanupNamesTheField()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, message);
+        RunResult run = fullRun();
+        CleanupResult cleanup;
+        cleanup.patterns = { "key:*" };
+        cleanup.nodes = { { "a:1", 1 }, { "b:2", 2 } };
+        cleanup.removed = 3;
+        run.cleanup = cleanup;
+        std::string json = runResultToJson(run);
+        const std::size_t section = json.find("\"cleanup\": {");
+        QVERIFY(section != std::string::npos);
+        const std::string bad = json.substr(0, section) + replaced(json.substr(section), from.toStdString(), to.toStdString());
+        QVERIFY(bad.size() > section);
+        const std::string e = readError(bad);
+        QVERIFY2(QString::fromStdString(e).contains(message), e.c_str());
     }
 
     // Random byte damage anywhere: an error or a valid read, never a crash.

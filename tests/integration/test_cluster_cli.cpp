@@ -5,10 +5,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "support/cli_runner.h"
@@ -17,6 +19,8 @@
 
 using tacho::test::CliResult;
 using tacho::test::RedisCluster;
+using tacho::test::RedisReply;
+using tacho::test::RedisServer;
 using tacho::test::runCli;
 
 namespace {
@@ -50,6 +54,30 @@ quint64 totalKeys(const RedisCluster& cluster)
     for (quint16 port : cluster.masterPorts())
         sum += cluster.keysOnNode(port);
     return sum;
+}
+
+// Keys one node holds that match a glob, asked from the node itself (SCAN
+// MATCH from cursor 0 back to 0); nullopt when SCAN fails.
+std::optional<QStringList> keysMatching(const RedisServer& node, const QString& pattern)
+{
+    QStringList keys;
+    QByteArray cursor = "0";
+    do {
+        const RedisReply reply = node.command({ "SCAN", QString::fromLatin1(cursor), "MATCH", pattern, "COUNT", "1000" });
+        if (reply.type != RedisReply::Type::Array || reply.elements.size() != 2)
+            return std::nullopt;
+        cursor = reply.elements[0].text;
+        for (const RedisReply& key : reply.elements[1].elements)
+            keys << QString::fromUtf8(key.text);
+    } while (cursor != "0");
+    return keys;
+}
+
+// "cleanup: removed N keys matching …" → N; -1 without that sentence.
+qint64 removedCount(const QByteArray& text)
+{
+    const auto match = QRegularExpression(R"(cleanup: removed (\d+) keys? matching )").match(QString::fromUtf8(text));
+    return match.hasMatch() ? match.captured(1).toLongLong() : -1;
 }
 
 } // namespace
@@ -165,6 +193,120 @@ private slots:
         QVERIFY2(test.value("moved").toInteger() + test.value("topologyRefreshes").toInteger() > 0,
                  "the failover went unnoticed");
         QVERIFY(cluster.masterPorts().contains(replica));
+    }
+
+    // --cleanup on a cluster (issue #8), both dialects: a first run without
+    // it writes the keys (same seed, a key range small enough that every key
+    // is written), so each master's share is known; the same run with
+    // --cleanup then removes exactly those on every master, while look-alike
+    // keys planted on every master beforehand stay.
+    void cleanupRemovesTheRunsKeysOnEveryMaster_data()
+    {
+        QTest::addColumn<QStringList>("run");
+        QTest::addColumn<QStringList>("patterns");     // the run's keys, as SCAN MATCH globs
+        QTest::addColumn<QStringList>("lookAlikes");   // %1: a number that puts the key on a given master
+        const QString seed = QString::number(m_cluster.seedPort());
+        // Six clients: their hash tags spread over all three masters' slots.
+        QTest::newRow("redis-benchmark")
+            << QStringList { "redis-benchmark", "-p", seed, "--cluster", "-t", "set,incr,lpush", "-r", "50", "-n", "6000",
+                             "-c", "6", "--seed", "7", "-q" }
+            << QStringList { "key{????:[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]",
+                             "counter{????:[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]",
+                             "mylist{????" }
+            << QStringList { "key:00000000000%1", "key{%1}:not-digits", "counter:%1", "mylist%1", "user:%1" };
+        QTest::newRow("memtier")
+            << QStringList { "memtier", "-s", "127.0.0.1", "-p", seed, "--cluster-mode", "-t", "2", "-c", "3",
+                             "-n", "allkeys", "--key-pattern=P:P", "--key-prefix=bench:", "--key-minimum=1",
+                             "--key-maximum=3000", "--ratio=1:0", "-d", "16", "--hide-histogram" }
+            << QStringList { "bench:[0-9]*" }
+            << QStringList { "bench:x%1", "bench-%1", "memtier-%1", "other:%1" };
+    }
+
+    void cleanupRemovesTheRunsKeysOnEveryMaster()
+    {
+        QFETCH(QStringList, run);
+        QFETCH(QStringList, patterns);
+        QFETCH(QStringList, lookAlikes);
+        const QList<quint16> masters = m_cluster.masterPorts();
+        QCOMPARE(masters.size(), 3);
+
+        // Every look-alike form once on every master.
+        QMap<quint16, QStringList> planted;
+        for (const QString& form : lookAlikes)
+            for (quint16 master : masters)
+                for (int n = 0;; ++n) {
+                    QVERIFY2(n < 1000, qPrintable("no key of the form " + form + " lands on " + QString::number(master)));
+                    const QString key = form.arg(n);
+                    if (m_cluster.portOfKey(key.toUtf8()) != master)
+                        continue;
+                    QCOMPARE(m_cluster.server(master)->commandString({ "SET", key, "the user's" }),
+                             std::optional<QString>("OK"));
+                    planted[master] << key;
+                    break;
+                }
+
+        const CliResult first = runCli(run, 60000);
+        QVERIFY2(first.exitCode == 0, qPrintable(describe(first)));
+        QMap<quint16, qint64> written;
+        qint64 totalWritten = 0;
+        for (quint16 master : masters) {
+            qint64 runKeys = 0;
+            for (const QString& pattern : patterns) {
+                const auto keys = keysMatching(*m_cluster.server(master), pattern);
+                QVERIFY(keys);
+                runKeys += keys->size();
+            }
+            // Everything else on the node is what was planted: the globs cover the run's keys.
+            QCOMPARE(qint64(m_cluster.keysOnNode(master)), runKeys + planted[master].size());
+            QVERIFY2(runKeys > 0, qPrintable(QString("the run wrote nothing on %1").arg(master)));
+            written[master] = runKeys;
+            totalWritten += runKeys;
+        }
+
+        m_cluster.resetStats();
+        QTemporaryDir dir;
+        const QString runFile = dir.filePath("run.json");
+        const CliResult cleaned = runCli(QStringList(run) << "--cleanup" << "--json" << runFile, 60000);
+        QVERIFY2(cleaned.exitCode == 0, qPrintable(describe(cleaned)));
+        QCOMPARE(removedCount(cleaned.out), totalWritten);
+        // The run file records the clean-up as the masters saw it.
+        QFile file(runFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject section = QJsonDocument::fromJson(file.readAll()).object().value("cleanup").toObject();
+        QCOMPARE(section.value("status").toString(), QString("completed"));
+        QCOMPARE(section.value("error").toString(), QString());
+        QCOMPARE(section.value("removed").toInteger(), totalWritten);
+        QStringList recordedPatterns;
+        for (const auto& pattern : section.value("patterns").toArray())
+            recordedPatterns << pattern.toString();
+        QCOMPARE(recordedPatterns, patterns);
+        const QJsonArray nodes = section.value("nodes").toArray();
+        QCOMPARE(nodes.size(), masters.size());
+        QMap<quint16, qint64> removedOn;
+        for (const auto& node : nodes) {
+            const QString address = node.toObject().value("address").toString();
+            QVERIFY2(address.startsWith("127.0.0.1:"), qPrintable(address));
+            removedOn[quint16(address.mid(10).toUInt())] = node.toObject().value("removed").toInteger();
+        }
+        QCOMPARE(removedOn, written);
+        // So do the report's summary and CSV.
+        const CliResult report = runCli({ "report", runFile, "--csv", "-" }, 30000);
+        QVERIFY2(report.exitCode == 0, qPrintable(describe(report)));
+        QVERIFY2(report.out.contains(",completed," + QByteArray::number(totalWritten) + "\n"), qPrintable(describe(report)));
+        for (const QString& pattern : patterns)
+            QVERIFY2(cleaned.out.contains(pattern.toUtf8()), qPrintable(pattern + "\n" + describe(cleaned)));
+        for (quint16 master : masters) {
+            RedisServer& node = *m_cluster.server(master);
+            for (const QString& pattern : patterns)
+                QCOMPARE(keysMatching(node, pattern), std::optional<QStringList>(QStringList()));
+            QCOMPARE(qint64(node.dbSize()), qint64(planted[master].size()));
+            for (const QString& key : planted[master])
+                QVERIFY2(node.commandString({ "GET", key }) == std::optional<QString>("the user's"), qPrintable(key));
+            const QMap<QString, quint64> calls = node.commandStatsCalls();
+            QVERIFY2(calls.value("scan") > 0 && calls.value("unlink") > 0,
+                     qPrintable(QString("no SCAN/UNLINK on %1").arg(master)));
+            QCOMPARE(calls.value("flushall") + calls.value("flushdb") + calls.value("del"), 0u);
+        }
     }
 
 private:

@@ -4,7 +4,11 @@
 // the keys the run wrote — by their pattern, with SCAN and UNLINK — and leaves
 // every other key alone. Counted on real servers: INFO commandstats and
 // DBSIZE before and after.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "support/cli_runner.h"
@@ -29,6 +33,15 @@ qint64 removedCount(const QByteArray& text)
 {
     const auto match = QRegularExpression(R"(cleanup: removed (\d+) keys? matching )").match(QString::fromUtf8(text));
     return match.hasMatch() ? match.captured(1).toLongLong() : -1;
+}
+
+// The run file's "cleanup" section.
+QJsonObject cleanupSection(const QString& runFile)
+{
+    QFile file(runFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object().value("cleanup").toObject();
 }
 
 } // namespace
@@ -116,12 +129,23 @@ private slots:
         QVERIFY2(server.start(&error), qPrintable(error));
         const QStringList userKeys { "bench:x", "bench:", "memtier-1", "other:5" };
         addUserKeys(server, userKeys);
+        QTemporaryDir dir;
+        const QString runFile = dir.filePath("run.json");
         const CliResult r = runCli({ "memtier", "-p", QString::number(server.port()), "-t", "1", "-c", "3", "--ratio=1:0",
                                      "--key-prefix=bench:", "--key-minimum=1", "--key-maximum=300", "-n", "allkeys",
-                                     "--key-pattern=P:P", "--hide-histogram", "--cleanup" },
+                                     "--key-pattern=P:P", "--hide-histogram", "--cleanup", "--json", runFile },
                                    60000);
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         QCOMPARE(removedCount(r.out), qint64(300));
+        // The run file says the same, with the server as its one node.
+        const QJsonObject section = cleanupSection(runFile);
+        QCOMPARE(section.value("status").toString(), QString("completed"));
+        QCOMPARE(section.value("removed").toInteger(), 300);
+        QCOMPARE(section.value("patterns").toArray(), QJsonArray({ "bench:[0-9]*" }));
+        const QJsonArray nodes = section.value("nodes").toArray();
+        QCOMPARE(nodes.size(), 1);
+        QCOMPARE(nodes[0].toObject().value("address").toString(), QString("127.0.0.1:%1").arg(server.port()));
+        QCOMPARE(nodes[0].toObject().value("removed").toInteger(), 300);
         QVERIFY2(r.out.contains("matching bench:[0-9]*"), qPrintable(describe(r)));
         QCOMPARE(server.dbSize(), qint64(userKeys.size()));
         checkUserKeys(server, userKeys);
@@ -136,10 +160,18 @@ private slots:
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QVERIFY(!server.command({ "ACL", "SETUSER", "writer", "on", ">writer-pw", "~*", "+@all", "-scan" }).isError());
+        QTemporaryDir dir;
+        const QString runFile = dir.filePath("run.json");
         const CliResult r = runCli({ "redis-benchmark", "-p", QString::number(server.port()), "--user", "writer", "-a",
-                                     "writer-pw", "-t", "set", "-n", "50", "-c", "1", "-q", "--cleanup" },
+                                     "writer-pw", "-t", "set", "-n", "50", "-c", "1", "-q", "--cleanup", "--json", runFile },
                                    60000);
         QCOMPARE(r.exitCode, 1);
+        const QJsonObject section = cleanupSection(runFile);
+        QCOMPARE(section.value("status").toString(), QString("failed"));
+        QVERIFY2(section.value("error").toString().startsWith("SCAN on 127.0.0.1:")
+                     && section.value("error").toString().contains("NOPERM"),
+                 qPrintable(section.value("error").toString()));
+        QCOMPARE(section.value("removed").toInteger(), 0);
         QVERIFY2(r.out.contains("cleanup: removed 0 keys matching key:__rand_int__; stopped: SCAN on 127.0.0.1:")
                      && r.out.contains("NOPERM"),
                  qPrintable(describe(r)));

@@ -3,8 +3,13 @@
 // no password in the copied line) and runs with the server counting every
 // request; the open-loop rate field round-trips and holds the run to its
 // rate; the latency spectrum fills in during a test, not only at its end;
-// charts zoom, keep the zoom while data streams, and reset.
+// charts zoom, keep the zoom while data streams, and reset; the reply
+// timeout and clean-up fields go through paste, copy and the engine config,
+// and a run with clean-up leaves the server as it found it (issue #8).
 #include <QApplication>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMouseEvent>
@@ -116,6 +121,141 @@ private Q_SLOTS:
         QVERIFY2(error.startsWith(QLatin1String("--rate:")), qPrintable(error));
         QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark --rate fast"), &error));
         QVERIFY2(error.startsWith(QLatin1String("--rate:")), qPrintable(error));
+    }
+
+    void replyTimeoutAndCleanupRoundTrip()
+    {
+        // redis-benchmark line → settings → arguments and engine config.
+        QString error;
+        const auto rb = WorkloadSettings::fromCommandLine(
+            QStringLiteral("redis-benchmark -t set -n 10 --reply-timeout 2.5 --cleanup"), &error);
+        QVERIFY2(rb, qPrintable(error));
+        QCOMPARE(rb->replyTimeoutSeconds, 2.5);
+        QVERIFY(rb->cleanup);
+        QVERIFY2(rb->toArguments().join(QLatin1Char(' ')).contains(QLatin1String("--reply-timeout 2.5 --cleanup")),
+                 qPrintable(rb->toArguments().join(QLatin1Char(' '))));
+        QCOMPARE(rb->toRunConfig(&error)->replyTimeoutMs, 2500);
+        const auto plain = WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark -t set"), &error);
+        QCOMPARE(plain->replyTimeoutSeconds, 5.0);   // the engine's default
+        QVERIFY(!plain->cleanup);
+        QVERIFY(!plain->toArguments().join(QLatin1Char(' ')).contains(QLatin1String("--reply-timeout")));
+        QVERIFY(!plain->toArguments().contains(QLatin1String("--cleanup")));
+        QVERIFY(!WorkloadSettings::fromCommandLine(QStringLiteral("redis-benchmark --reply-timeout -1"), &error));
+        QVERIFY2(error.startsWith(QLatin1String("--reply-timeout:")), qPrintable(error));
+
+        // memtier line: the two options become fields, not part of the kept workload.
+        const auto mt = WorkloadSettings::fromCommandLine(
+            QStringLiteral("memtier_benchmark --ratio 1:1 -c 2 -t 1 -n 50 --reply-timeout 0.5 --cleanup"), &error);
+        QVERIFY2(mt, qPrintable(error));
+        QCOMPARE(mt->replyTimeoutSeconds, 0.5);
+        QVERIFY(mt->cleanup);
+        for (const QString& arg : mt->memtierArguments)
+            QVERIFY2(!arg.startsWith(QLatin1String("--reply-timeout")) && arg != QLatin1String("--cleanup"), qPrintable(arg));
+        const QString mtLine = mt->toCommandLine({});
+        QVERIFY2(mtLine.endsWith(QLatin1String("--reply-timeout=0.5 --cleanup")), qPrintable(mtLine));
+        QCOMPARE(mt->toRunConfig(&error)->replyTimeoutMs, 500);
+        const auto again = WorkloadSettings::fromCommandLine(mtLine, &error);   // copy → paste gives the same
+        QVERIFY2(again, qPrintable(error));
+        QCOMPARE(*again, *mt);
+
+        // The form: paste fills the fields, copy emits them, the engine config takes them.
+        Q_INIT_RESOURCE(tacho);
+        RunSetupWidget form(PresetLibrary::load(QStringLiteral(":/presets")));
+        auto* timeout = form.findChild<QDoubleSpinBox*>();
+        for (auto* box : form.findChildren<QDoubleSpinBox*>())
+            if (box->accessibleName() == QLatin1String("Reply timeout in seconds"))
+                timeout = box;
+        QCheckBox* cleanup = nullptr;
+        for (auto* box : form.findChildren<QCheckBox*>())
+            if (box->text().remove(QLatin1Char('&')) == QLatin1String("Clean up keys after the run"))
+                cleanup = box;
+        QVERIFY(timeout && timeout->accessibleName() == QLatin1String("Reply timeout in seconds") && cleanup);
+        QVERIFY(timeout->toolTip().contains(QLatin1String("--reply-timeout")));
+        QVERIFY(cleanup->toolTip().contains(QLatin1String("--cleanup")));
+        QCOMPARE(timeout->value(), 5.0);
+        QVERIFY(!cleanup->isChecked());
+        QString message;
+        QVERIFY2(form.applyCommandLine(QStringLiteral("redis-benchmark -t set,get -n 1000 --reply-timeout 0.25 --cleanup"), &message),
+                 qPrintable(message));
+        QCOMPARE(timeout->value(), 0.25);
+        QVERIFY(cleanup->isChecked());
+        form.resize(1100, 760);
+        form.show();
+        tacho::test::keepPicture(form, QStringLiteral("run-form-timeout-cleanup.png"));
+        QVERIFY2(form.commandLine().contains(QLatin1String("--reply-timeout 0.25 --cleanup")), qPrintable(form.commandLine()));
+        QVERIFY2(!form.seriesCommandLine().contains(QLatin1String("--cleanup")), qPrintable(form.seriesCommandLine()));
+        QCOMPARE(form.runConfig(&error)->replyTimeoutMs, 250);
+        // Typed: 0 means wait forever; letters are not taken.
+        timeout->clear();
+        QTest::keyClicks(timeout, QStringLiteral("0"));
+        QCOMPARE(form.runConfig(&error)->replyTimeoutMs, 0);
+        QVERIFY(form.isValid());
+        QTest::keyClicks(timeout, QStringLiteral("x"));
+        QCOMPARE(timeout->value(), 0.0);
+        timeout->setValue(12);
+        cleanup->setChecked(false);
+        QCOMPARE(form.runConfig(&error)->replyTimeoutMs, 12000);
+        QVERIFY(!form.commandLine().contains(QLatin1String("--cleanup")));
+
+        // Saved and restored with the form's other fields.
+        cleanup->setChecked(true);
+        const WorkloadSettings saved = form.settings();
+        RunSetupWidget restored(PresetLibrary::load(QStringLiteral(":/presets")));
+        restored.setSettings(saved);
+        QCOMPARE(restored.settings(), saved);
+        QCOMPARE(restored.settings().replyTimeoutSeconds, 12.0);
+        QVERIFY(restored.settings().cleanup);
+        QCOMPARE(restored.commandLine(), form.commandLine());
+        // A memtier workload keeps both fields editable.
+        QVERIFY2(form.applyCommandLine(QStringLiteral("memtier_benchmark --ratio 1:1 -n 5 --reply-timeout=3"), &message), qPrintable(message));
+        QCOMPARE(timeout->value(), 3.0);
+        QVERIFY(!cleanup->isChecked());
+        QVERIFY(timeout->isEnabled() && cleanup->isEnabled());
+        cleanup->setChecked(true);
+        QVERIFY2(form.commandLine().endsWith(QLatin1String("--reply-timeout=3 --cleanup")), qPrintable(form.commandLine()));
+        QVERIFY(form.isValid());
+    }
+
+    // A workbench run with clean-up: the server keeps only the keys it had,
+    // and the run file says how many the clean-up removed.
+    void runWithCleanupLeavesOnlyTheUsersKeys()
+    {
+        const QStringList userKeys { QStringLiteral("key:not-digits"), QStringLiteral("user:1"), QStringLiteral("key:12345") };
+        m_server.flushAll();
+        for (const QString& key : userKeys)
+            QCOMPARE(m_server.commandString({ QStringLiteral("SET"), key, QStringLiteral("the user's") }), std::optional<QString>("OK"));
+        auto window = makeWindow();
+        QString message;
+        // 5000 SETs over 100 random keys: every key is written.
+        QVERIFY2(window->runPage()->setup()->applyCommandLine(QStringLiteral("redis-benchmark -t set -r 100 -n 5000 -c 2 --cleanup"), &message),
+                 qPrintable(message));
+        m_server.command({ QStringLiteral("CONFIG"), QStringLiteral("RESETSTAT") });
+        auto done = start(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 30000);
+        const RunRecord& run = **done;
+        QCOMPARE(run.status, QStringLiteral("completed"));
+        QCOMPARE(m_server.dbSize(), qint64(userKeys.size()));
+        for (const QString& key : userKeys)
+            QCOMPARE(m_server.commandString({ QStringLiteral("GET"), key }), std::optional<QString>("the user's"));
+        const auto calls = m_server.commandStatsCalls();
+        QCOMPARE(calls.value(QStringLiteral("set")), quint64(5000));
+        QVERIFY(calls.value(QStringLiteral("scan")) > 0 && calls.value(QStringLiteral("unlink")) > 0);
+        QVERIFY2(run.cleanup.startsWith(QLatin1String("cleanup: removed 100 keys matching key:")), qPrintable(run.cleanup));
+        const QJsonObject section = QJsonDocument::fromJson(tacho::test::readAll(run.filePath)).object().value("cleanup").toObject();
+        QCOMPARE(section.value("status").toString(), QStringLiteral("completed"));
+        QCOMPARE(section.value("removed").toInteger(), 100);
+        QCOMPARE(section.value("nodes").toArray().size(), 1);
+        QVERIFY(!window->isRunning());
+
+        // Without the box ticked nothing is removed.
+        m_server.command({ QStringLiteral("CONFIG"), QStringLiteral("RESETSTAT") });
+        QVERIFY(window->runPage()->setup()->applyCommandLine(QStringLiteral("redis-benchmark -t set -r 100 -n 5000 -c 2"), &message));
+        done = start(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 30000);
+        QCOMPARE(m_server.dbSize(), qint64(userKeys.size() + 100));
+        QCOMPARE(m_server.commandStatsCalls().value(QStringLiteral("scan")), quint64(0));
+        QVERIFY((*done)->cleanup.isEmpty());
+        QVERIFY(!QJsonDocument::fromJson(tacho::test::readAll((*done)->filePath)).object().contains("cleanup"));
     }
 
     void memtierWorkloadRunsAndTheServerAgrees()
