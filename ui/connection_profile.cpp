@@ -48,6 +48,7 @@ void ConnectionProfile::applyTo(engine::RunConfig& config, const QString& passwo
     config.password = password.toStdString();
     config.database = database;
     config.protocol = protocol;
+    config.cluster = cluster;
 }
 
 QStringList ConnectionProfile::targetArguments() const
@@ -64,6 +65,8 @@ QStringList ConnectionProfile::targetArguments() const
         args << "--dbnum" << QString::number(database);
     if (protocol == 3)
         args << "-3";
+    if (cluster)
+        args << "--cluster";   // memtier's --cluster-mode takes it as its abbreviation
     if (tls) {
         args << "--tls";
         if (!caCertFile.isEmpty())

@@ -515,11 +515,11 @@ bool MainWindow::startRun(QString* error)
     QString why;
     if (!isTargetReady(&why))
         return refuse(why);
-    auto config = m_runPage->setup()->runConfig(&why);
+    const ConnectionProfile target = currentTarget();
+    auto config = m_runPage->setup()->runConfig(&why, target.cluster);
     if (!config)
         return refuse(tr("The setup is not valid: %1").arg(why));
 
-    const ConnectionProfile target = currentTarget();
     if (!confirmWritesTo(target))
         return refuse(tr("Not run: writing to %1 was not confirmed.").arg(target.address()));
     RunMeta meta;
@@ -527,8 +527,6 @@ bool MainWindow::startRun(QString* error)
     meta.title = meta.workload;
     meta.profile = target.name;
     meta.commandLine = m_runPage->setup()->commandLine();
-    if (target.cluster)
-        statusBar()->showMessage(tr("Cluster mode arrives with issue 4: this run goes to %1 only").arg(target.address()), 10000);
 
     m_cleanupRequested = m_runPage->setup()->settings().cleanup;
     m_startPending = true;
@@ -771,15 +769,8 @@ void MainWindow::exportProfiles()
 
 void MainWindow::offerProfileFor(const WorkloadSettings::Target& target)
 {
-    ConnectionProfile p;
+    ConnectionProfile p = target.profile();
     p.name = target.unixSocket.isEmpty() ? QStringLiteral("%1:%2").arg(target.host).arg(target.port) : target.unixSocket;
-    p.host = target.host;
-    p.port = target.port;
-    p.unixSocket = target.unixSocket;
-    p.user = target.user;
-    p.database = target.database;
-    p.protocol = target.protocol;
-    p.tls = target.tls;
     for (const ConnectionProfile& existing : m_profiles->savedProfiles()) {
         if (existing.host == p.host && existing.port == p.port && existing.unixSocket == p.unixSocket) {
             selectTarget(existing.id);

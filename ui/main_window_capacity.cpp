@@ -95,11 +95,11 @@ void MainWindow::startCapacity()
     const auto options = m_capacityPage->validatedOptions();
     if (!options)
         return refuse(tr("The capacity search is not valid: see the marked field."));
-    auto config = m_runPage->setup()->runConfig(&why);
+    const ConnectionProfile target = currentTarget();
+    auto config = m_runPage->setup()->runConfig(&why, target.cluster);
     if (!config)
         return refuse(tr("The Run page's workload is not valid: %1").arg(why));
 
-    const ConnectionProfile target = currentTarget();
     if (!confirmWritesTo(target))
         return refuse(tr("Not run: writing to %1 was not confirmed.").arg(target.address()));
     CapacityBridge::Request request;

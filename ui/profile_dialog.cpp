@@ -105,7 +105,8 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     form->addRow(tr("P&rotocol:"), m_protocol);
     m_cluster = new QCheckBox(tr("Redis Cluster"), this);
     m_cluster->setChecked(profile.cluster);
-    m_cluster->setToolTip(tr("Stored with the profile; runs against a cluster arrive with issue 4 (until then the run goes to this node)"));
+    m_cluster->setToolTip(tr("This node is a seed: runs discover the masters, route each key to its slot's master and follow "
+                             "MOVED / ASK (redis-benchmark --cluster, memtier --cluster-mode)"));
     form->addRow(QString(), m_cluster);
 
     m_tls = new QGroupBox(tr("&TLS"), this);

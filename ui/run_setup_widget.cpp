@@ -422,9 +422,9 @@ void RunSetupWidget::validate()
     }
 }
 
-std::optional<engine::RunConfig> RunSetupWidget::runConfig(QString* error) const
+std::optional<engine::RunConfig> RunSetupWidget::runConfig(QString* error, bool cluster) const
 {
-    return readWidgets().toRunConfig(error);
+    return readWidgets().toRunConfig(error, cluster);
 }
 
 QString RunSetupWidget::commandLine() const

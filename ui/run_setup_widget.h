@@ -40,7 +40,7 @@ public:
 
     bool isValid() const { return m_valid; }
     QString validationMessage() const { return m_message; }
-    std::optional<engine::RunConfig> runConfig(QString* error) const;
+    std::optional<engine::RunConfig> runConfig(QString* error, bool cluster = false) const;
 
     // Target options for "Copy as command line" (from the selected profile).
     void setTargetArguments(const QStringList& arguments, bool needsPassword)

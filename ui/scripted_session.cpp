@@ -69,16 +69,9 @@ void ScriptedSession::prepare()
         say(message);
         // Without --profile the line's own server is the target, for this session only.
         if (target.given && m_options.profile.isEmpty()) {
-            ConnectionProfile p;
+            ConnectionProfile p = target.profile();
             p.id = QStringLiteral("command-line");
             p.name = QStringLiteral("Command line");
-            p.host = target.host;
-            p.port = target.port;
-            p.unixSocket = target.unixSocket;
-            p.user = target.user;
-            p.database = target.database;
-            p.protocol = target.protocol;
-            p.tls = target.tls;
             m_window->useTransientTarget(p, target.password);
         }
     }

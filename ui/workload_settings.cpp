@@ -31,7 +31,7 @@ const QSet<QString>& targetOptions()
 {
     static const QSet<QString> set {
         "-h", "-p", "-s", "-a", "--user", "-u", "--dbnum", "-3", "--tls", "--sni", "--cacert",
-        "--cacertdir", "--cert", "--key", "--insecure", "--tls-ciphers", "--tls-ciphersuites",
+        "--cacertdir", "--cert", "--key", "--insecure", "--tls-ciphers", "--tls-ciphersuites", "--cluster",
     };
     return set;
 }
@@ -54,6 +54,7 @@ WorkloadSettings::Target targetOf(const engine::RunConfig& config)
     found.database = config.database;
     found.protocol = config.protocol;
     found.tls = config.endpoint.tls;
+    found.cluster = config.cluster;
     return found;
 }
 
@@ -128,7 +129,21 @@ QString WorkloadSettings::toCommandLine(const QStringList& targetArguments) cons
     return ShellWords::join(words);
 }
 
-std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) const
+ConnectionProfile WorkloadSettings::Target::profile() const
+{
+    ConnectionProfile p;
+    p.host = host;
+    p.port = port;
+    p.unixSocket = unixSocket;
+    p.user = user;
+    p.database = database;
+    p.protocol = protocol;
+    p.tls = tls;
+    p.cluster = cluster;
+    return p;
+}
+
+std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error, bool cluster) const
 {
     if (commands == Commands::Memtier) {
         // The workload of one step; --cleanup acts after a run, not on the workload.
@@ -137,6 +152,8 @@ std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) c
         std::vector<std::string> args { "memtier" };
         for (const QString& arg : workload.toArguments())
             args.push_back(arg.toStdString());
+        if (cluster)
+            args.push_back("--cluster-mode");
         try {
             return engine::parseStepWorkload(args).config;
         } catch (const engine::UsageError& e) {
@@ -167,6 +184,8 @@ std::optional<engine::RunConfig> WorkloadSettings::toRunConfig(QString* error) c
     std::vector<std::string> args;
     for (const QString& arg : toArguments())
         args.push_back(arg.toStdString());
+    if (cluster)
+        args.insert(args.begin(), "--cluster");   // before a custom command's words
     try {
         engine::RedisBenchmarkInvocation invocation = engine::parseRedisBenchmarkArgs(args);
         return std::move(invocation.config);
@@ -299,7 +318,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
     // The target comes from the profile; outputs are the workbench's own.
     static const QSet<QString> targetNames { "--server", "--host", "--port", "--unix-socket", "--authenticate", "--uri",
                                              "--tls", "--cert", "--key", "--cacert", "--tls-skip-verify", "--tls-protocols",
-                                             "--sni", "--ipv4", "--ipv6", "--protocol", "--select-db" };
+                                             "--sni", "--ipv4", "--ipv6", "--protocol", "--select-db", "--cluster-mode" };
     static const QSet<QString> outputNames { "--out-file", "--json-out-file", "--client-stats", "--hdr-file-prefix",
                                              "--show-config", "--hide-histogram", "--print-percentiles", "--print-all-runs",
                                              "--command-stats-breakdown", "--json", "--statsd-host", "--statsd-port",

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/run/run_config.h"
+#include "ui/connection_profile.h"
 
 namespace tacho::ui {
 
@@ -55,7 +56,11 @@ struct WorkloadSettings {
         int database = 0;
         int protocol = 2;
         bool tls = false;
+        bool cluster = false;      // --cluster (redis-benchmark), --cluster-mode (memtier)
         QStringList options;       // the target options as written, e.g. "-h", "-p"
+
+        // The line's server as a target (no password: that stays in memory).
+        ConnectionProfile profile() const;
     };
 
     // redis-benchmark arguments for this workload (no target options), only
@@ -66,7 +71,9 @@ struct WorkloadSettings {
     QString toCommandLine(const QStringList& targetArguments) const;
     // The RunConfig redis-benchmark's parser makes of toArguments(); nullopt
     // with the parser's message (which names the option) when invalid.
-    std::optional<engine::RunConfig> toRunConfig(QString* error) const;
+    // `cluster`: the target is a Redis Cluster (keys get redis-benchmark's
+    // "{tag}" so that multi-key commands stay in one slot).
+    std::optional<engine::RunConfig> toRunConfig(QString* error, bool cluster = false) const;
 
     // A pasted line: "redis-benchmark …", "tacho-cli redis-benchmark …",
     // "memtier_benchmark …", "tacho-cli memtier …" or just redis-benchmark

@@ -18,6 +18,7 @@
 
 #include <optional>
 
+#include "support/redis_cluster.h"
 #include "support/redis_server.h"
 #include "ui/engine_bridge.h"
 #include "ui/history_model.h"
@@ -249,6 +250,45 @@ private Q_SLOTS:
         qInfo("GUI timer: %d fires, worst %lld ms late, %.0f ops/s pipelined", fired, worst, (*done)->headlineOpsPerSecond());
         QVERIFY(fired > 50);
         QVERIFY2(worst < 100, qPrintable(QStringLiteral("the GUI timer fired %1 ms late").arg(worst)));
+    }
+
+    void clusterTargetRunsOnEveryMaster()
+    {
+        // A target marked "Redis Cluster" runs in cluster mode: keys go to
+        // their slot's master, multi-key MSET gets the "{tag}" that keeps
+        // its keys in one slot, and the masters together saw every request.
+        tacho::test::RedisCluster cluster;
+        QString error;
+        QVERIFY2(cluster.start(&error), qPrintable(error));
+        auto window = makeWindow();
+        ConnectionProfile profile;
+        profile.id = QStringLiteral("cluster");
+        profile.name = QStringLiteral("cluster fixture");
+        profile.host = cluster.host();
+        profile.port = cluster.seedPort();
+        profile.cluster = true;
+        window->saveProfile(profile, QString(), false);
+        QVERIFY(window->selectTarget(profile.id));
+        QVERIFY(window->isTargetReady());
+        window->runPage()->setup()->setSettings(workload(QStringLiteral("set,get,mset"), 3000));
+        QVERIFY2(window->runPage()->setup()->commandLine().contains(QLatin1String(" --cluster")),
+                 qPrintable(window->runPage()->setup()->commandLine()));
+
+        auto done = start(*window);
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
+        const RunRecord& run = **done;
+        QCOMPARE(run.status, QStringLiteral("completed"));
+        QCOMPARE(run.totalErrors(), 0ull);
+        QMap<QString, quint64> total;
+        for (quint16 port : cluster.masterPorts()) {
+            const QMap<QString, quint64> calls = cluster.server(port)->commandStatsCalls();
+            QVERIFY2(calls.value(QStringLiteral("set")) > 0, qPrintable(QStringLiteral("master %1 saw no SET").arg(port)));
+            for (const QString& command : { QStringLiteral("set"), QStringLiteral("get"), QStringLiteral("mset") })
+                total[command] += calls.value(command);
+        }
+        QCOMPARE(total.value(QStringLiteral("set")), 3000ull);
+        QCOMPARE(total.value(QStringLiteral("get")), 3000ull);
+        QCOMPARE(total.value(QStringLiteral("mset")), 3000ull);
     }
 
     void liveNumbersDoNotRelayoutTheWindow()
