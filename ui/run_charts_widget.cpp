@@ -5,6 +5,8 @@
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace tacho::ui {
 
 RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
@@ -32,23 +34,32 @@ RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
 
     connect(m_logScale, &QCheckBox::toggled, this, [this] {
         applyOptions();
-        refreshNow();
+        redrawAll();
     });
-    // One chart per tick, in turn: each is redrawn at most every
-    // kRefreshIntervalMs, and no single slice of GUI-thread time holds all
-    // four redraws (the GUI shares the cores with the engine and the server).
-    m_timer.setInterval(kRefreshIntervalMs / static_cast<int>(m_charts.size()));
-    connect(&m_timer, &QTimer::timeout, this, [this] {
+    connect(&m_timer, &QTimer::timeout, this, &RunChartsWidget::redrawNext);
+    applyOptions();
+}
+
+void RunChartsWidget::redrawNext()
+{
+    // Live: one chart per tick, in turn, so each is redrawn at most every
+    // kRefreshIntervalMs (the GUI shares the cores with the engine and the
+    // server). Frozen: the next chart still to draw, until none is left.
+    for (std::size_t tried = 0; tried < m_charts.size(); ++tried) {
         const std::size_t i = m_next;
         m_next = (m_next + 1) % m_charts.size();
-        if (!m_dirty[i])
-            return;
-        m_dirty[i] = false;
-        static const RunRecord empty;
-        m_charts[i]->refresh(m_run ? *m_run : empty);
-        ++m_refreshes;
-    });
-    applyOptions();
+        if (m_dirty[i]) {
+            m_dirty[i] = false;
+            static const RunRecord empty;
+            m_charts[i]->refresh(m_run ? *m_run : empty);
+            ++m_refreshes;
+            break;
+        }
+        if (m_live)
+            return;   // its turn, and nothing new for it
+    }
+    if (!m_live && std::find(m_dirty.begin(), m_dirty.end(), true) == m_dirty.end())
+        m_timer.stop();
 }
 
 RunChartWidget* RunChartsWidget::chart(ChartKind kind) const
@@ -88,21 +99,14 @@ void RunChartsWidget::setRun(const RunRecord* run, bool live)
     for (RunChartWidget* c : m_charts)
         c->setRenderHint(QPainter::Antialiasing, !m_live);
     applyOptions();
-    if (m_live)
-        m_timer.start();
-    else
-        m_timer.stop();
-    refreshNow();
+    redrawAll();
 }
 
-void RunChartsWidget::refreshNow()
+void RunChartsWidget::redrawAll()
 {
-    m_dirty.fill(false);
-    ++m_refreshes;
-    static const RunRecord empty;
-    const RunRecord& run = m_run ? *m_run : empty;
-    for (RunChartWidget* c : m_charts)
-        c->refresh(run);
+    m_dirty.fill(true);
+    m_next = 0;
+    m_timer.start(m_live ? kRefreshIntervalMs / static_cast<int>(m_charts.size()) : 0);
 }
 
 QImage RunChartsWidget::exportImage(ChartKind kind, QSize logicalSize, qreal devicePixelRatio) const

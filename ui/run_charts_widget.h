@@ -2,7 +2,8 @@
 // The four charts of a run in a grid, with the log-scale toggle. Live, it
 // redraws on a timer (at most every kRefreshIntervalMs) and only when told
 // the data changed, from the last `kLiveWindowSeconds`; frozen, it draws the
-// whole run once.
+// whole run once. Either way one chart per turn of the event loop: four full
+// redraws at once held the GUI thread for tens of milliseconds.
 #include <QTimer>
 #include <QWidget>
 
@@ -28,7 +29,8 @@ public:
     // between markDirty() calls. nullptr clears the charts.
     void setRun(const RunRecord* run, bool live);
     void markDirty() { m_dirty.fill(true); }
-    void refreshNow();
+    // Every chart again, from the first, one per turn of the event loop.
+    void redrawAll();
 
     RunChartWidget* chart(ChartKind kind) const;
     bool logScale() const;
@@ -40,6 +42,7 @@ public:
 
 private:
     void applyOptions();
+    void redrawNext();
 
     std::array<RunChartWidget*, 4> m_charts {};
     QCheckBox* m_logScale = nullptr;
@@ -47,7 +50,7 @@ private:
     const RunRecord* m_run = nullptr;
     bool m_live = false;
     std::array<bool, 4> m_dirty {};
-    std::size_t m_next = 0;   // the chart the next timer tick may redraw
+    std::size_t m_next = 0;   // the chart the next timer tick may redraw (live: its turn)
     int m_refreshes = 0;
 };
 
