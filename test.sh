@@ -25,6 +25,7 @@ source scripts/common.sh
 
 tacho_ensure_packages "${TACHO_PACKAGES[@]}"
 tacho_build_release
+tacho_log "release build done"
 
 if [ "${TACHO_QUICK_TEST:-0}" = 1 ]; then
   tacho_with_test_keyring ctest --preset release --output-on-failure --timeout 300 --no-tests=error "$@"
@@ -55,6 +56,7 @@ exec 3< <(nice -n 15 bash -c '
 failed=()
 tacho_with_test_keyring ctest --preset release --output-on-failure --timeout 300 --no-tests=error "$@" ||
   failed+=("release suites")
+tacho_log "release suites done"
 
 # build_status PRESET: waits for the background build of PRESET; prints its log's tail when
 # it failed.
@@ -86,6 +88,7 @@ fi
 exec 3<&-
 
 ctest --preset asan -L 'engine|integration' --timeout 600 --no-tests=error || failed+=("asan suites")
+tacho_log "asan suites done"
 
 if [ -n "$tsan_suites" ]; then
   if ! wait "$tsan_suites"; then

@@ -31,7 +31,9 @@ TACHO_PACKAGES=(
 
 TACHO_HOST=127.0.0.1
 
-tacho_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+# Messages carry the minutes:seconds since the script started, so a CI log shows each phase's
+# length.
+tacho_log() { printf '%s [%d:%02d]: %s\n' "${0##*/}" $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 tacho_die() { tacho_log "$*"; exit 1; }
 
 tacho_repo_root() {
