@@ -5,7 +5,7 @@
 #   tacho_repo_root                      prints the repository root
 #   tacho_ensure_packages PKG...         installs the missing Debian packages
 #   tacho_build_release                  cmake --preset release + build
-#   tacho_build_sanitizers               cmake --preset asan / tsan + build (no GUI, clang)
+#   tacho_build_preset PRESET [ARG...]   cmake --preset PRESET [ARG...] + build
 #   tacho_export_sanitizer_options       ASAN/UBSAN/TSAN/LSAN_OPTIONS for the sanitizer suites
 #   tacho_free_port [LOW HIGH]           prints a loopback port nobody listens on
 #   tacho_start_redis [ARG...]           starts a sandbox redis-server (sets TACHO_REDIS_*)
@@ -31,7 +31,9 @@ TACHO_PACKAGES=(
 
 TACHO_HOST=127.0.0.1
 
-tacho_log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+# Messages carry the minutes:seconds since the script started, so a CI log shows each phase's
+# length.
+tacho_log() { printf '%s [%d:%02d]: %s\n' "${0##*/}" $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 tacho_die() { tacho_log "$*"; exit 1; }
 
 tacho_repo_root() {
@@ -71,26 +73,18 @@ tacho_ensure_packages() {
 
 # tacho_build_release : configures and builds the release preset in the repository root.
 tacho_build_release() {
-  local jobs
-  jobs=$(nproc 2>/dev/null || echo 2)
   # GUI ON explicitly: a build folder configured before the workbench existed caches it OFF.
-  (cd "$(tacho_repo_root)" && cmake --preset release -DTACHO_BUILD_GUI=ON &&
-    cmake --build --preset release -j "$jobs")
+  tacho_build_preset release -DTACHO_BUILD_GUI=ON
 }
 
-# tacho_build_sanitizers : configures and builds the asan preset (the engine and integration
-# suites, tacho-cli, the fuzz targets) and, with TACHO_TSAN=1, the tsan preset (the suites
-# labelled `threads`).
-# Sets TACHO_FUZZ_SECONDS in the asan build when given in the environment.
-tacho_build_sanitizers() {
-  local jobs fuzz=()
+# tacho_build_preset PRESET [CMAKE_ARG...] : configures PRESET (with the extra cache arguments)
+# and builds it with one job per core, in the repository root.
+tacho_build_preset() {
+  local preset=$1 jobs
+  shift
   jobs=$(nproc 2>/dev/null || echo 2)
-  [ -z "${TACHO_FUZZ_SECONDS:-}" ] || fuzz=("-DTACHO_FUZZ_SECONDS=$TACHO_FUZZ_SECONDS")
-  (cd "$(tacho_repo_root)" &&
-    cmake --preset asan "${fuzz[@]}" && cmake --build --preset asan -j "$jobs") || return
-  # The tsan pass is opt-in for now (test.sh says why).
-  [ "${TACHO_TSAN:-0}" = 1 ] || return 0
-  (cd "$(tacho_repo_root)" && cmake --preset tsan && cmake --build --preset tsan -j "$jobs")
+  (cd "$(tacho_repo_root)" && cmake --preset "$preset" "$@" &&
+    cmake --build --preset "$preset" -j "$jobs")
 }
 
 # tacho_export_sanitizer_options : makes every sanitizer report fatal and readable (the
