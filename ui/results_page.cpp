@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QRegularExpression>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileDialog>
@@ -125,6 +126,11 @@ QString ResultsPage::crossCheckText() const
     return m_crossCheck->text();
 }
 
+QString ResultsPage::detailsText() const
+{
+    return m_details->text();
+}
+
 void ResultsPage::showRun(const RunRecord& run)
 {
     m_run = run;
@@ -151,6 +157,11 @@ void ResultsPage::showRun(const RunRecord& run)
         details << tr("<b>Failed:</b> %1").arg(run.failure.toHtmlEscaped());
     if (!run.meta.profile.isEmpty())
         details << tr("Target profile: %1 · workload: %2").arg(run.meta.profile.toHtmlEscaped(), run.meta.workload.toHtmlEscaped());
+    if (!run.cleanup.isEmpty()) {
+        QString cleanup = run.cleanup;
+        cleanup.remove(QRegularExpression(QStringLiteral("^cleanup: ")));
+        details << tr("Clean-up after the run: %1").arg(cleanup.toHtmlEscaped());
+    }
     if (!run.filePath.isEmpty())
         details << tr("Saved as <a href=\"%1\">%2</a>").arg(QUrl::fromLocalFile(run.filePath).toString(), run.filePath.toHtmlEscaped());
     else if (!run.saveError.isEmpty())

@@ -30,6 +30,7 @@ public:
     ResultsTableModel* tableModel() const { return m_table; }
     RunChartsWidget* charts() const { return m_charts; }
     QString crossCheckText() const;
+    QString detailsText() const;   // the lines under the title (rich text)
 
     // Asks where and how big, then writes everything (Ctrl+E).
     void exportWithDialog();

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/report/run_file_reader.h"
+#include "engine/run/key_cleanup.h"
 #include "engine/run/run_config.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
@@ -258,6 +260,15 @@ std::optional<RunRecord> RunRecord::fromJson(const QByteArray& json, QString* er
     r.failure = str(root, "failure");
     r.totalSeconds = num(root, "totalSeconds");
     r.capacity = root.value(QStringLiteral("capacity")).toObject();
+    if (root.contains(QStringLiteral("cleanup"))) {
+        // Worded as tacho-cli words it, from the engine's reading of the section.
+        const QByteArray section = QJsonDocument(root.value(QStringLiteral("cleanup")).toObject()).toJson(QJsonDocument::Compact);
+        engine::CleanupResult cleanup;
+        std::string why;
+        r.cleanup = engine::cleanupFromJson(section.toStdString(), cleanup, &why)
+            ? QString::fromStdString(engine::describeCleanup(cleanup))
+            : QStringLiteral("cleanup: not readable (%1)").arg(QString::fromStdString(why));
+    }
 
     const QJsonObject config = root.value(QStringLiteral("config")).toObject();
     const QJsonObject endpoint = config.value(QStringLiteral("endpoint")).toObject();

@@ -630,6 +630,25 @@ void readDocument(const JsonValue& root, LoadedRun& out)
 
 } // namespace
 
+bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* error)
+{
+    JsonParseError parseError;
+    const std::optional<JsonValue> root = parseJson(json, &parseError);
+    if (!root) {
+        if (error)
+            *error = "cleanup: not valid JSON at " + parseError.describe();
+        return false;
+    }
+    try {
+        out = readCleanup(Node(*root, "cleanup"));
+    } catch (const ReadError& e) {
+        if (error)
+            *error = e.message;
+        return false;
+    }
+    return true;
+}
+
 bool runFileFromJson(std::string_view json, const std::string& name, LoadedRun& out, std::string* error)
 {
     const std::string prefix = name.empty() ? std::string() : name + ": ";

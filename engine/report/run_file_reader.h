@@ -82,6 +82,10 @@ struct LoadedRun {
 // On failure returns false with *error set; `out` is then unspecified.
 bool runFileFromJson(std::string_view json, const std::string& name, LoadedRun& out, std::string* error);
 
+// Reads a run file's "cleanup" section on its own (its JSON text), checked as
+// runFileFromJson checks it; false with a message when it is not valid.
+bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* error);
+
 // Reads a run file from disk (at most kMaxRunFileBytes).
 bool readRunFile(const std::string& path, LoadedRun& out, std::string* error);
 

@@ -1,11 +1,14 @@
 // The workbench's run value: the same numbers whether made from the engine's
 // RunResult or read back from the run file the engine wrote; the spectrum;
 // specific reasons for files that cannot be read.
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
 
 #include "engine/report/run_file.h"
+#include "ui/results_page.h"
 #include "ui/run_record.h"
 #include "ui_test_support.h"
 
@@ -37,6 +40,36 @@ private Q_SLOTS:
         for (qsizetype i = 0; i < a.spectrum.size(); ++i)
             QVERIFY2(std::abs(a.spectrum[i].ms - b.spectrum[i].ms) <= 0.002 + a.spectrum[i].ms * 0.002,
                      qPrintable(QStringLiteral("%1: %2 vs %3").arg(a.spectrum[i].percentile).arg(a.spectrum[i].ms).arg(b.spectrum[i].ms)));
+    }
+
+    void cleanupIsReadBackAndShown()
+    {
+        // The run file's "cleanup" section (added after the run) reads back
+        // in tacho-cli's words, and the Results page shows it.
+        tacho::engine::RunResult result = tacho::test::syntheticResult(1000);
+        tacho::engine::CleanupResult cleanup;
+        cleanup.patterns = { "key:[0-9]*" };
+        cleanup.removed = 732;
+        cleanup.nodes = { { "127.0.0.1:7001", 500 }, { "127.0.0.1:7002", 232 } };
+        result.cleanup = cleanup;
+        QString error;
+        const auto read = RunRecord::fromJson(QByteArray::fromStdString(tacho::engine::runResultToJson(result)), &error);
+        QVERIFY2(read, qPrintable(error));
+        QVERIFY2(read->cleanup.startsWith(QLatin1String("cleanup: removed 732 keys")), qPrintable(read->cleanup));
+        QVERIFY2(read->cleanup.contains(QLatin1String("127.0.0.1:7002")), qPrintable(read->cleanup));
+
+        ResultsPage page;
+        page.showRun(*read);
+        QVERIFY2(page.detailsText().contains(QLatin1String("Clean-up after the run: removed 732 keys")), qPrintable(page.detailsText()));
+
+        // A damaged section says so instead of failing the whole file.
+        QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(tacho::engine::runResultToJson(result))).object();
+        QJsonObject damaged = root.value(QStringLiteral("cleanup")).toObject();
+        damaged.insert(QStringLiteral("removed"), 5);
+        root.insert(QStringLiteral("cleanup"), damaged);
+        const auto reread = RunRecord::fromJson(QJsonDocument(root).toJson(), &error);
+        QVERIFY2(reread, qPrintable(error));
+        QVERIFY2(reread->cleanup.contains(QLatin1String("not readable")), qPrintable(reread->cleanup));
     }
 
     void spectrumRisesToTheMaximum()
