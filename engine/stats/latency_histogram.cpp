@@ -279,7 +279,10 @@ void LatencyHistogram::add(const LatencyHistogram& other)
         m_data = std::make_unique<Data>();
     Data& d = *m_data;
     const Data& o = *other.m_data;
-    for (std::size_t i = 0; i < kNs.countsLen; ++i)
+    // Every count lies between the slots of min and max: a tick's histogram
+    // fills a narrow band of the ~150 KB, so only that band is read.
+    const std::size_t last = kNs.countsIndexFor(o.maxValue);
+    for (std::size_t i = kNs.countsIndexFor(o.minValue); i <= last; ++i)
         d.counts[i] += o.counts[i];
     d.total += o.total;
     d.clamped += o.clamped;
@@ -294,7 +297,16 @@ void LatencyHistogram::reset()
     // skips clearing what is already clear.
     if (!m_data || (m_data->total == 0 && m_data->clamped == 0))
         return;
-    *m_data = Data {};
+    Data& d = *m_data;
+    // Only the band between min and max can hold counts (see add()).
+    const std::size_t first = kNs.countsIndexFor(d.minValue);
+    std::fill(d.counts.begin() + static_cast<std::ptrdiff_t>(first),
+              d.counts.begin() + static_cast<std::ptrdiff_t>(kNs.countsIndexFor(d.maxValue)) + 1, 0);
+    d.total = 0;
+    d.clamped = 0;
+    d.minValue = std::numeric_limits<std::uint64_t>::max();
+    d.maxValue = 0;
+    d.sum = 0;
 }
 
 std::uint64_t LatencyHistogram::count() const { return m_data ? m_data->total : 0; }

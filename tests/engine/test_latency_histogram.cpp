@@ -146,6 +146,37 @@ private slots:
         QCOMPARE(empty.min(), all.min());
     }
 
+
+    // Workers reset and merge their tick histograms over the band between
+    // min and max only: a reset must leave no count outside the new band,
+    // and merges of disjoint bands must equal recording everything.
+    void resetAndMergeOverChangingBands()
+    {
+        LatencyHistogram tick, total, reference;
+        const std::vector<std::vector<std::uint64_t>> ticks = {
+            { 50'000, 51'000, 2'000'000 },          // a wide band
+            { 700, 1'500 },                          // below it, sub-µs included
+            { 30'000'000'000, 90'000'000'000 },     // far above, one clamped
+            { 120'000 },                             // a single value inside the first band
+        };
+        for (const auto& values : ticks) {
+            tick.reset();
+            QCOMPARE(tick.count(), 0u);
+            for (std::size_t i = 0; i < tick.bucketSlots(); ++i)
+                QCOMPARE(tick.countAtSlot(i), 0u);   // nothing left from the last band
+            for (std::uint64_t v : values) {
+                tick.record(v);
+                reference.record(v);
+            }
+            total.add(tick);
+        }
+        QCOMPARE(total.count(), reference.count());
+        QCOMPARE(total.clampedCount(), 1u);
+        QCOMPARE(total.min(), reference.min());
+        QCOMPARE(total.max(), reference.max());
+        for (std::size_t i = 0; i < total.bucketSlots(); ++i)
+            QCOMPARE(total.countAtSlot(i), reference.countAtSlot(i));
+    }
     void precisionBoundAtManyMagnitudes()
     {
         // Every value from 1 µs to 60 s is reported within 0.1% of itself, or
