@@ -12,6 +12,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -89,6 +90,17 @@ void setRangeIfChanged(QAbstractAxis* axis, double lo, double hi)
     if (auto* l = qobject_cast<QLogValueAxis*>(axis); l && l->min() == lo && l->max() == hi)
         return;
     axis->setRange(lo, hi);
+}
+
+// The shortest of 5, 10, 20, 30 s, 1, 2, 3, 5, 10 min … that holds `seconds`,
+// at most `window`.
+double liveTimeAxisLength(double seconds, double window)
+{
+    static constexpr std::array<double, 10> kLadder { 5, 10, 20, 30, 60, 120, 180, 300, 600, 1800 };
+    for (double length : kLadder)
+        if (seconds <= length)
+            return std::min(length, window);
+    return window;
 }
 
 double spectrumX(double percentile)
@@ -332,10 +344,12 @@ struct RunChartWidget::Content {
                 });
             }
             if (live) {
-                // Live, the time axis moves in steps (the next round tick
-                // while the run fills the window, whole seconds once it
-                // slides), not at every tick: each move relabels the axis.
-                xMax = xMax < options.windowSeconds ? std::min(niceTop(xMax).top, options.windowSeconds) : std::ceil(xMax);
+                // Live, the time axis moves in a few steps, not at every
+                // tick (each move relabels the axis): while the run fills
+                // the window it grows along a ladder of round lengths, then
+                // it slides by a thirtieth of the window at a time.
+                xMax = xMax < options.windowSeconds ? liveTimeAxisLength(xMax, options.windowSeconds)
+                                                    : std::ceil(xMax / (options.windowSeconds / 30)) * (options.windowSeconds / 30);
                 xMin = std::max(0.0, xMax - options.windowSeconds);
             }
             if (xMax <= xMin)

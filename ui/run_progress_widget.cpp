@@ -58,7 +58,12 @@ void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, 
         ? std::clamp((testIndex + std::min(1.0, testProgress)) / double(m_testCount), 0.0, 1.0)
         : -1;
     if (overall >= 0) {
+        // setValue() repaints the bar at once, a paint and a flush to the
+        // display of its own at every delivery; with updates off it is
+        // drawn with the rest of the window's changes instead.
+        m_bar->setUpdatesEnabled(false);
         m_bar->setValue(static_cast<int>(overall * 1000));
+        m_bar->setUpdatesEnabled(true);
         m_bar->setFormat(warmup ? tr("warming up · test %1/%2").arg(testIndex + 1).arg(m_testCount)
                                 : tr("%p% · test %1/%2").arg(testIndex + 1).arg(m_testCount));
         // The estimate assumes the remaining tests go as fast as the finished part.

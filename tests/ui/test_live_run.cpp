@@ -355,9 +355,10 @@ private Q_SLOTS:
             run.tests[0].seconds = tick.end;
             chart.refresh(run);
         }
-        QVERIFY2(x->max() >= run.tests[0].seconds && x->max() < run.tests[0].seconds * 1.5, qPrintable(QString::number(x->max())));
+        // The axis holds the run and is at most twice as long (its lengths double at most).
+        QVERIFY2(x->max() >= run.tests[0].seconds && x->max() <= run.tests[0].seconds * 2, qPrintable(QString::number(x->max())));
         QVERIFY2(y->max() >= 10500 && y->max() <= 2 * 10500, qPrintable(QString::number(y->max())));
-        QVERIFY2(xMoves.count() < kTicks / 5, qPrintable(QString::number(xMoves.count())));
+        QVERIFY2(xMoves.count() <= 5, qPrintable(QString::number(xMoves.count())));   // 5, 10, 20, 30, 60 s
         QVERIFY2(yMoves.count() <= 2, qPrintable(QString::number(yMoves.count())));
     }
 
