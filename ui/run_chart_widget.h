@@ -2,7 +2,7 @@
 // One chart of a run: throughput per test over time, latency percentiles
 // over time, the latency spectrum on a 1/(1-p) axis, or errors and
 // reconnects over time. It draws only when told (refresh()), from a bounded
-// window of the data, so the caller decides the rate (≤ 5 Hz live).
+// window of the data, so the caller decides the rate (≤ 2.5 Hz live).
 // Drag to zoom, right-click to reset: the zoom holds while data streams.
 #include <QImage>
 #include <QList>

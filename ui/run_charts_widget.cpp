@@ -94,8 +94,8 @@ void RunChartsWidget::setRun(const RunRecord* run, bool live)
 {
     m_run = run;
     m_live = live && run;
-    // Antialiased lines cost most of a redraw; live, at five redraws a
-    // second beside a busy engine, crisp is less important than cheap.
+    // Antialiased lines cost most of a redraw; live, beside a busy
+    // engine and server, crisp is less important than cheap.
     for (RunChartWidget* c : m_charts)
         c->setRenderHint(QPainter::Antialiasing, !m_live);
     applyOptions();

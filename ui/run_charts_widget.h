@@ -18,9 +18,10 @@ namespace tacho::ui {
 class RunChartsWidget : public QWidget {
     Q_OBJECT
 public:
-    // ≤ 5 redraws per second, per chart: smooth enough to watch, and the
-    // engine and the server keep the cores (the GUI shares them).
-    static constexpr int kRefreshIntervalMs = 200;
+    // ≤ 2.5 redraws per second, per chart (one chart every 100 ms, in
+    // turn): live enough to watch, and the engine and the server keep the
+    // cores (the GUI shares them; a redraw is mostly software rendering).
+    static constexpr int kRefreshIntervalMs = 400;
     static constexpr double kLiveWindowSeconds = 300;
 
     explicit RunChartsWidget(QWidget* parent = nullptr);
