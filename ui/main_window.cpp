@@ -528,21 +528,21 @@ bool MainWindow::startRun(QString* error)
     meta.profile = target.name;
     meta.commandLine = m_runPage->setup()->commandLine();
 
-    m_cleanupRequested = m_runPage->setup()->settings().cleanup;
     m_startPending = true;
     updateRunActions();
-    withPassword(target, [this, config = *config, target, meta](const QString& password) {
+    withPassword(target, [this, config = *config, target, meta, cleanup = m_runPage->setup()->settings().cleanup](const QString& password) {
         m_startPending = false;
-        launch(config, target, password, meta);
+        launch(config, target, password, meta, cleanup);
     });
     return true;
 }
 
-void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta)
+void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta,
+                        bool cleanup)
 {
     target.applyTo(config, password);
     m_cleanupConfig.reset();
-    if (m_cleanupRequested)
+    if (cleanup)
         m_cleanupConfig = config;
     QString error;
     if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir }, &error)) {

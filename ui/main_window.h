@@ -121,7 +121,8 @@ private:
     // False when the target is remote and the person did not confirm writing to it.
     bool confirmWritesTo(const ConnectionProfile& target);
     void connectCapacity();
-    void launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta);
+    void launch(engine::RunConfig config, const ConnectionProfile& target, const QString& password, const RunMeta& meta,
+                bool cleanup);
     void onTargetChanged(int row);
     void onRunFinished(const RunRecord& record);
     // The Results page, runCompleted and a pending close, once the run and
@@ -182,7 +183,6 @@ private:
     // "Clean up keys after the run": asked for when the run started; the
     // run's config (with its password, in memory only) until the run ends.
     CleanupBridge* m_cleanup = nullptr;
-    bool m_cleanupRequested = false;
     std::optional<engine::RunConfig> m_cleanupConfig;
     RunRecord m_finishedBeforeCleanup;
 };
