@@ -22,8 +22,11 @@
 #include "engine/cli/sweep_command.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
-#ifdef TACHO_HAVE_REPORT_QT
-#include "report_qt/report_renderer.h"
+#ifdef TACHO_REPORT_PLUGIN_FROM_CLI
+#include <dlfcn.h>
+#include <filesystem>
+
+#include "report_qt/report_plugin.h"
 #endif
 
 namespace {
@@ -84,6 +87,33 @@ void usage(std::ostream& out)
            "  help                                          this text\n\n"
            "Run 'tacho-cli <command> --help' for the options of a command.\n";
 }
+
+#ifdef TACHO_REPORT_PLUGIN_FROM_CLI
+// `report` with --pdf or --png: Qt draws those, in a module loaded only now
+// (report_plugin.h). It is found relative to this executable, so the build
+// tree and an installed tree both work.
+int runReportWithQt(int argc, char** argv, const std::vector<std::string>& args)
+{
+    std::error_code error;
+    const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::filesystem::path module = (executable.parent_path() / TACHO_REPORT_PLUGIN_FROM_CLI
+                                          / tacho::report::kReportPluginFileName).lexically_normal();
+    // Kept loaded to the end: Qt registers exit-time clean-up.
+    void* handle = error ? nullptr : dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const auto entry = handle ? reinterpret_cast<tacho::report::ReportPluginEntry>(
+                                    dlsym(handle, tacho::report::kReportPluginEntryName))
+                              : nullptr;
+    if (!entry) {
+        const char* why = dlerror();
+        std::cerr << "tacho-cli: report: --pdf and --png need Qt's report module, which could not be loaded ("
+                  << (error ? "cannot locate tacho-cli: " + error.message() : std::string(why ? why : module.c_str()))
+                  << "); the other outputs work without it\n";
+        return 1;
+    }
+    int moduleArgc = argc;
+    return entry(&moduleArgc, argv, &args);
+}
+#endif
 
 } // namespace
 
@@ -192,13 +222,9 @@ int main(int argc, char** argv)
     if (command == "merge")
         return tacho::engine::runMergeCommand(args, std::cout, std::cerr);
     if (command == "report") {
-#ifdef TACHO_HAVE_REPORT_QT
-        // PDF and PNG are drawn by Qt, which needs an application object; made
-        // only when asked for, so the other outputs never load Qt's platform.
-        if (tacho::engine::reportNeedsRenderers(args)) {
-            const auto app = tacho::report::ReportRenderer::ensureGuiApplication(argc, argv);
-            return tacho::engine::runReportCommand(args, std::cout, std::cerr, tacho::report::ReportRenderer::engineRenderers());
-        }
+#ifdef TACHO_REPORT_PLUGIN_FROM_CLI
+        if (tacho::engine::reportNeedsRenderers(args))
+            return runReportWithQt(argc, argv, args);
 #endif
         return tacho::engine::runReportCommand(args, std::cout, std::cerr);
     }

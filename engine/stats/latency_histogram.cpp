@@ -4,7 +4,10 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <limits>
 
 #include <zlib.h>
@@ -222,8 +225,29 @@ bool inflateAll(const std::uint8_t* data, std::size_t size, std::vector<std::uin
 
 } // namespace
 
+namespace {
+
+// Counts come from calloc: the kernel hands out zeroed pages and maps them
+// only when a count is written, so a histogram costs memory for the band of
+// latencies it holds, not its whole ~150 KB (value-initialising would write
+// every page).
+struct FreeCounts {
+    void operator()(std::uint64_t* counts) const { std::free(counts); }
+};
+using Counts = std::unique_ptr<std::uint64_t[], FreeCounts>;
+
+Counts zeroedCounts()
+{
+    auto* counts = static_cast<std::uint64_t*>(std::calloc(kNs.countsLen, sizeof(std::uint64_t)));
+    if (!counts)
+        throw std::bad_alloc();
+    return Counts(counts);
+}
+
+} // namespace
+
 struct LatencyHistogram::Data {
-    std::array<std::uint64_t, kNs.countsLen> counts {};
+    Counts counts = zeroedCounts();
     std::uint64_t total = 0;
     std::uint64_t clamped = 0;
     std::uint64_t minValue = std::numeric_limits<std::uint64_t>::max();
@@ -231,7 +255,7 @@ struct LatencyHistogram::Data {
     std::uint64_t sum = 0;   // ns; overflows only past ~584 years of summed latency
 };
 
-// The ~150 KB of counts are allocated on first use: most histograms of a run
+// The counts are allocated on first use: most histograms of a run
 // (uncorrected latency in closed loop, idle intervals) stay empty.
 LatencyHistogram::LatencyHistogram() = default;
 LatencyHistogram::LatencyHistogram(LatencyHistogram&&) noexcept = default;
@@ -241,8 +265,10 @@ LatencyHistogram::~LatencyHistogram() = default;
 LatencyHistogram LatencyHistogram::clone() const
 {
     LatencyHistogram copy;
-    if (m_data)
-        copy.m_data = std::make_unique<Data>(*m_data);
+    if (m_data) {
+        copy.m_data = std::make_unique<Data>();
+        copy.add(*this);   // only the occupied band; clamped values are in it
+    }
     return copy;
 }
 
@@ -300,8 +326,7 @@ void LatencyHistogram::reset()
     Data& d = *m_data;
     // Only the band between min and max can hold counts (see add()).
     const std::size_t first = kNs.countsIndexFor(d.minValue);
-    std::fill(d.counts.begin() + static_cast<std::ptrdiff_t>(first),
-              d.counts.begin() + static_cast<std::ptrdiff_t>(kNs.countsIndexFor(d.maxValue)) + 1, 0);
+    std::fill(d.counts.get() + first, d.counts.get() + kNs.countsIndexFor(d.maxValue) + 1, 0);
     d.total = 0;
     d.clamped = 0;
     d.minValue = std::numeric_limits<std::uint64_t>::max();

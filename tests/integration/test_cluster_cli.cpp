@@ -127,7 +127,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         QCOMPARE(totalKeys(m_cluster), 3001u);
         QCOMPARE(totalCalls(m_cluster, "set"), 3001u);
-        for (const QByteArray key : { QByteArray("memtier-1"), QByteArray("memtier-1500"), QByteArray("memtier-3001") }) {
+        for (const QByteArray& key : { QByteArray("memtier-1"), QByteArray("memtier-1500"), QByteArray("memtier-3001") }) {
             const quint16 owner = m_cluster.portOfKey(key);
             QCOMPARE(m_cluster.server(owner)->commandInteger({ "EXISTS", QString::fromLatin1(key) }), 1);
         }

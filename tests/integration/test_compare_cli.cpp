@@ -15,6 +15,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
+#include <tuple>
 #include <QtTest>
 
 #include "engine/report/run_file_reader.h"
@@ -380,6 +381,33 @@ private slots:
         const CliResult bad = runCli({ "report", m_a, "--pdf", m_dir.filePath("no/such/dir/x.pdf") });
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("no/such/dir/x.pdf"), bad.err.constData());
+    }
+
+    // Qt draws PDF and PNG in a module tacho-cli loads only for them. A
+    // tacho-cli without it beside (a copy elsewhere) says so for --pdf and
+    // still writes the outputs that need no Qt.
+    void missingReportModuleIsNamed()
+    {
+        QTemporaryDir lonely;
+        QVERIFY(lonely.isValid());
+        const QString copy = lonely.filePath("tacho-cli");
+        QVERIFY(QFile::copy(tacho::test::cliPath(), copy));
+        QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::ExeOwner));
+        const auto runCopy = [&](const QStringList& args) {
+            QProcess p;
+            p.start(copy, args);
+            p.waitForFinished(60000);
+            return std::make_tuple(p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError());
+        };
+        const auto [pdfStatus, pdfOut, pdfErr] = runCopy({ "report", m_a, "--pdf", lonely.filePath("x.pdf") });
+        QCOMPARE(pdfStatus, 1);
+        QVERIFY2(pdfErr.contains("--pdf and --png need Qt's report module") && pdfErr.contains("tacho-report-qt.so"),
+                 pdfErr.constData());
+        QVERIFY(!QFile::exists(lonely.filePath("x.pdf")));
+        const QString html = lonely.filePath("x.html");
+        const auto [htmlStatus, htmlOut, htmlErr] = runCopy({ "report", m_a, "--html", html });
+        QVERIFY2(htmlStatus == 0, htmlErr.constData());
+        QVERIFY(QFileInfo(html).size() > 1000);
     }
 
     // A run file is data, never code (issue #8): one crafted with a <script>

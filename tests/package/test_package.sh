@@ -93,6 +93,9 @@ done
 for path in "${expected[@]}"; do
   grep -qxF "$path" "$WORK/paths.txt" || fail "the package lacks $path; it holds:$(printf '\n  %s' "$(cat "$WORK/paths.txt")")"
 done
+# tacho-cli's Qt module for report --pdf/--png, in the package's private library folder.
+REPORT_MODULE=$(grep -xE '/usr/lib/([^/]+/)?tacho/tacho-report-qt\.so' "$WORK/paths.txt" || true)
+[ -n "$REPORT_MODULE" ] || fail "the package lacks tacho-cli's report module (/usr/lib/…/tacho/tacho-report-qt.so)"
 for binary in tacho tacho-cli; do
   grep -qE "^-rwxr-xr-x .* \./usr/bin/$binary\$" "$WORK/contents.txt" ||
     fail "/usr/bin/$binary is not an executable file with mode 0755 in the package"
@@ -182,7 +185,17 @@ done
 grep -q 'commandstats agrees' "$WORK/run.out" || { cat "$WORK/run.out" >&2; fail "the run's cross-check did not agree"; }
 [ -s "$WORK/run.json" ] || fail "the installed tacho-cli wrote no run file"
 tacho_stop_redis
-step "installed tacho-cli: $REQUESTS SET + $REQUESTS GET, server counted the same; tacho --version ok"
+# Benchmarks run without Qt in the process (memory); report --png loads the installed module.
+if readelf -d /usr/bin/tacho-cli | grep -q 'NEEDED.*libQt6'; then
+  fail "/usr/bin/tacho-cli links Qt: $(readelf -d /usr/bin/tacho-cli | grep NEEDED | tr -s ' ')"
+fi
+if ! timeout 60 /usr/bin/tacho-cli report "$WORK/run.json" --png "$WORK/png" >"$WORK/report.out" 2>&1; then
+  cat "$WORK/report.out" >&2
+  fail "the installed tacho-cli's report --png failed (module $REPORT_MODULE)"
+fi
+pngs=$(find "$WORK/png" -name '*.png' -size +1k | wc -l)
+[ "$pngs" -ge 2 ] || { cat "$WORK/report.out" >&2; fail "report --png wrote $pngs charts"; }
+step "installed tacho-cli: $REQUESTS SET + $REQUESTS GET, server counted the same; no Qt linked, report --png drew $pngs charts through $REPORT_MODULE; tacho --version ok"
 
 # --- man pages ------------------------------------------------------------------------------
 for page in tacho tacho-cli; do
