@@ -31,6 +31,10 @@ void KpiStripWidget::addTile(const QString& key, const QString& caption, const Q
     auto* frame = new QFrame(this);
     frame->setFrameShape(QFrame::StyledPanel);
     frame->setToolTip(tooltip);
+    // A card of one colour: the live value (opaque, see LiveText) paints its
+    // background in the same role.
+    frame->setAutoFillBackground(true);
+    frame->setBackgroundRole(QPalette::Base);
     auto* box = new QVBoxLayout(frame);
     box->setContentsMargins(8, 3, 8, 3);
     box->setSpacing(0);
@@ -46,6 +50,7 @@ void KpiStripWidget::addTile(const QString& key, const QString& caption, const Q
     value->setFont(big);
     value->setAlignment(key == QLatin1String("test") ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
     value->setAccessibleName(caption);
+    value->setBackgroundRole(QPalette::Base);
     if (key != QLatin1String("test"))
         captionLabel->setAlignment(Qt::AlignRight);
     box->addWidget(captionLabel);

@@ -5,7 +5,9 @@
 // window: ten times a second beside a busy engine, that was most of the GUI
 // thread's time. LiveText only repaints itself; its size hint grows when a
 // text is wider than any before (a handful of re-layouts per run at most)
-// and never shrinks, and text wider than the space given is elided.
+// and never shrinks, and text wider than the space given is elided. It is
+// opaque: it fills itself with its background role, which must match what
+// is behind it (the parent's colour).
 #include <QWidget>
 
 namespace tacho::ui {

@@ -462,7 +462,12 @@ RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     setChart(m_content->chart);   // the view owns the chart
     // The view paints its whole area in one fill: opaque, so a redraw does
     // not repaint the page and tab frame behind it as well.
-    setBackgroundBrush(m_content->chart->backgroundBrush());
+    // One solid colour (the theme's is a faint gradient): filled as a plain
+    // rectangle, where a gradient is drawn row by row through Qt's thread pool.
+    const QBrush themeBrush = m_content->chart->backgroundBrush();
+    const QGradient* gradient = themeBrush.gradient();
+    setBackgroundBrush(gradient && !gradient->stops().isEmpty() ? gradient->stops().constFirst().second
+                                                                 : themeBrush.color());
     m_content->chart->setBackgroundVisible(false);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setRenderHint(QPainter::Antialiasing);
@@ -470,6 +475,16 @@ RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     setAccessibleName(title(kind));
     RunRecord empty;
     m_content->update(empty, m_options);
+}
+
+void RunChartWidget::drawBackground(QPainter* painter, const QRectF& rect)
+{
+    // A plain rectangle fill: antialiased, Qt's raster engine would fill it
+    // as a shape and hand the rows to its thread pool at every redraw.
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
+    painter->fillRect(rect, backgroundBrush());
+    painter->restore();
 }
 
 QString RunChartWidget::title(ChartKind kind)

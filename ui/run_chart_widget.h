@@ -47,6 +47,9 @@ public:
     static QImage renderImage(ChartKind kind, const RunRecord& run, const ChartOptions& options,
                               QSize logicalSize, qreal devicePixelRatio);
 
+protected:
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+
 private:
     struct Content;
     ChartKind m_kind;
