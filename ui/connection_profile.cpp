@@ -51,22 +51,26 @@ void ConnectionProfile::applyTo(engine::RunConfig& config, const QString& passwo
     config.cluster = cluster;
 }
 
-QStringList ConnectionProfile::targetArguments() const
+QStringList ConnectionProfile::targetArguments(Dialect dialect) const
 {
+    const bool memtier = dialect == Dialect::Memtier;
     QStringList args;
-    if (!unixSocket.isEmpty()) {
-        args << "-s" << unixSocket;
-    } else {
-        args << "-h" << host << "-p" << QString::number(port);
-    }
-    if (!user.isEmpty())
+    if (!unixSocket.isEmpty())
+        args << (memtier ? "-S" : "-s") << unixSocket;
+    else
+        args << (memtier ? "-s" : "-h") << host << "-p" << QString::number(port);
+    if (!user.isEmpty() && !memtier)
         args << "--user" << user;
     if (database)
-        args << "--dbnum" << QString::number(database);
-    if (protocol == 3)
-        args << "-3";
+        args << (memtier ? "--select-db" : "--dbnum") << QString::number(database);
+    if (protocol == 3) {
+        if (memtier)
+            args << "--protocol" << "resp3";
+        else
+            args << "-3";
+    }
     if (cluster)
-        args << "--cluster";   // memtier's --cluster-mode takes it as its abbreviation
+        args << (memtier ? "--cluster-mode" : "--cluster");
     if (tls) {
         args << "--tls";
         if (!caCertFile.isEmpty())
@@ -78,7 +82,7 @@ QStringList ConnectionProfile::targetArguments() const
         if (!sni.isEmpty())
             args << "--sni" << sni;
         if (skipVerify)
-            args << "--insecure";
+            args << (memtier ? "--tls-skip-verify" : "--insecure");
     }
     return args;
 }

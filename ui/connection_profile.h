@@ -24,7 +24,7 @@ struct ConnectionProfile {
     bool hasPassword = false;
     int database = 0;
     int protocol = 2;              // RESP2 or RESP3
-    bool cluster = false;          // stored; cluster runs arrive with issue 4
+    bool cluster = false;          // Redis Cluster: the profile is a seed node
     bool tls = false;
     QString caCertFile, clientCertFile, clientKeyFile, sni;
     bool skipVerify = false;
@@ -38,9 +38,12 @@ struct ConnectionProfile {
 
     // Fills the target part of a run configuration.
     void applyTo(engine::RunConfig& config, const QString& password) const;
-    // redis-benchmark target options for "Copy as command line" (no password:
-    // "-a" is left for the person to add; a note says so).
-    QStringList targetArguments() const;
+    // The target options of a tacho-cli line ("Copy as command line", the
+    // Capacity page's workload), spelt as the line's dialect spells them. No
+    // password: "-a" is left for the person to add (a note says so); memtier
+    // names an ACL user only with it (-a USER:PASSWORD), so its form has no user.
+    enum class Dialect { RedisBenchmark, Memtier };
+    QStringList targetArguments(Dialect dialect = Dialect::RedisBenchmark) const;
 
     // The profile file: no password field, ever.
     QJsonObject toJson() const;

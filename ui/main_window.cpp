@@ -467,7 +467,7 @@ void MainWindow::onTargetChanged(int row)
 void MainWindow::updateTargetStatus()
 {
     const ConnectionProfile target = currentTarget();
-    m_runPage->setup()->setTargetArguments(target.targetArguments(), target.hasPassword);
+    m_runPage->setup()->setTarget(target);
     QString why;
     const bool ready = isTargetReady(&why);
     m_targetLabel->setText(target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address());

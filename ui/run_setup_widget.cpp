@@ -427,16 +427,28 @@ std::optional<engine::RunConfig> RunSetupWidget::runConfig(QString* error, bool 
     return readWidgets().toRunConfig(error, cluster);
 }
 
+namespace {
+
+QStringList targetArgumentsFor(const ConnectionProfile& target, const WorkloadSettings& settings)
+{
+    return target.targetArguments(settings.commands == WorkloadSettings::Commands::Memtier
+                                      ? ConnectionProfile::Dialect::Memtier
+                                      : ConnectionProfile::Dialect::RedisBenchmark);
+}
+
+} // namespace
+
 QString RunSetupWidget::commandLine() const
 {
-    return readWidgets().toCommandLine(m_targetArguments);
+    const WorkloadSettings settings = readWidgets();
+    return settings.toCommandLine(targetArgumentsFor(m_target, settings));
 }
 
 QString RunSetupWidget::seriesCommandLine() const
 {
     WorkloadSettings settings = readWidgets();
     settings.cleanup = false;
-    return settings.toCommandLine(m_targetArguments);
+    return settings.toCommandLine(targetArgumentsFor(m_target, settings));
 }
 
 bool RunSetupWidget::applyCommandLine(const QString& line, QString* message, WorkloadSettings::Target* target)
@@ -495,7 +507,12 @@ void RunSetupWidget::copyCommandLine()
     const QString line = commandLine();
     QApplication::clipboard()->setText(line);
     // The password stays in the keychain: the line never carries it.
-    showNote(tr("Copied: %1").arg(line) + (m_targetNeedsPassword ? tr("  (add -a PASSWORD: the target has one)") : QString()), false);
+    QString passwordNote;
+    if (m_target.hasPassword)
+        passwordNote = readWidgets().commands == WorkloadSettings::Commands::Memtier && !m_target.user.isEmpty()
+            ? tr("  (add -a %1:PASSWORD: the target has one)").arg(m_target.user)
+            : tr("  (add -a PASSWORD: the target has one)");
+    showNote(tr("Copied: %1").arg(line) + passwordNote, false);
 }
 
 void RunSetupWidget::updateMemtierMode()

@@ -12,6 +12,7 @@
 
 #include "engine/run/run_config.h"
 #include "ui/preset_library.h"
+#include "ui/connection_profile.h"
 #include "ui/workload_settings.h"
 
 class QButtonGroup;
@@ -42,12 +43,8 @@ public:
     QString validationMessage() const { return m_message; }
     std::optional<engine::RunConfig> runConfig(QString* error, bool cluster = false) const;
 
-    // Target options for "Copy as command line" (from the selected profile).
-    void setTargetArguments(const QStringList& arguments, bool needsPassword)
-    {
-        m_targetArguments = arguments;
-        m_targetNeedsPassword = needsPassword;
-    }
+    // The selected target, for "Copy as command line" (its options, no password).
+    void setTarget(const ConnectionProfile& target) { m_target = target; }
     QString commandLine() const;
     // The workload for a series of runs (Capacity): without --cleanup,
     // which only a single run takes.
@@ -81,8 +78,7 @@ private:
     QWidget* widgetForOption(const QString& message) const;
 
     QList<WorkloadPreset> m_presets;
-    QStringList m_targetArguments;
-    bool m_targetNeedsPassword = false;
+    ConnectionProfile m_target;
     bool m_updating = false;
     bool m_valid = false;
     bool m_readOnly = false;

@@ -6,6 +6,9 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include "engine/cli/memtier_args.h"
+#include "engine/cli/redis_benchmark_args.h"
+#include "ui/connection_profile.h"
 #include "ui/preset_library.h"
 #include "ui/run_setup_widget.h"
 #include "ui/shell_words.h"
@@ -158,8 +161,63 @@ private Q_SLOTS:
         QVERIFY2(message.contains(QLatin1String("-q")), qPrintable(message));
 
         // Copy: the tacho-cli line of the form, with the target in front.
-        form.setTargetArguments({ "-h", "127.0.0.1", "-p", "7001" }, false);
+        ConnectionProfile target;
+        target.port = 7001;
+        form.setTarget(target);
         QCOMPARE(form.commandLine(), QStringLiteral("tacho-cli redis-benchmark -h 127.0.0.1 -p 7001 -P 16 -n 1000000 -r 100000 -t set,get"));
+    }
+
+    // The copied line's target options are spelt in the line's dialect, and
+    // tacho-cli's parser of that dialect reads them back into the same
+    // target (memtier's -s is the host, -S the socket; --select-db, --protocol,
+    // --cluster-mode, --tls-skip-verify).
+    void copiedTargetIsSpeltInTheLinesDialect()
+    {
+        Q_INIT_RESOURCE(tacho);
+        RunSetupWidget form(PresetLibrary::load(QStringLiteral(":/presets")));
+        ConnectionProfile socket;
+        socket.unixSocket = QStringLiteral("/run/redis/redis.sock");
+        socket.database = 2;
+        socket.protocol = 3;
+        ConnectionProfile secure;
+        secure.host = QStringLiteral("cache.example.internal");
+        secure.port = 6380;
+        secure.cluster = true;
+        secure.tls = true;
+        secure.caCertFile = QStringLiteral("ca.crt");
+        secure.clientCertFile = QStringLiteral("client.crt");
+        secure.clientKeyFile = QStringLiteral("client.key");
+        secure.sni = QStringLiteral("cache");
+        secure.skipVerify = true;
+        const auto parsedTarget = [&](const ConnectionProfile& target) {
+            QString message;
+            form.setTarget(target);
+            const QStringList words = ShellWords::split(form.commandLine(), &message);
+            std::vector<std::string> args;
+            for (const QString& word : words.mid(2))
+                args.push_back(word.toStdString());
+            return std::make_pair(words.value(1), words.value(1) == QLatin1String("memtier")
+                                                      ? tacho::engine::parseMemtierArgs(args).config
+                                                      : tacho::engine::parseRedisBenchmarkArgs(args).config);
+        };
+        for (const QString& pasted : { QStringLiteral("memtier_benchmark --ratio 1:1 -c 2 -t 1 -n 50"),
+                                       QStringLiteral("redis-benchmark -t set -n 50 -c 2") }) {
+            QString message;
+            QVERIFY2(form.applyCommandLine(pasted, &message), qPrintable(message));
+            const auto [dialect, a] = parsedTarget(socket);
+            QVERIFY(pasted.startsWith(dialect));
+            QCOMPARE(QString::fromStdString(a.endpoint.unixSocket), socket.unixSocket);
+            QCOMPARE(a.database, 2);
+            QCOMPARE(a.protocol, 3);
+            const auto [sameDialect, b] = parsedTarget(secure);
+            QCOMPARE(QString::fromStdString(b.endpoint.host), secure.host);
+            QCOMPARE(b.endpoint.port, 6380);
+            QVERIFY(b.cluster && b.endpoint.tls && b.endpoint.tlsSettings.insecure);
+            QCOMPARE(b.endpoint.tlsSettings.caCert, std::string("ca.crt"));
+            QCOMPARE(b.endpoint.tlsSettings.cert, std::string("client.crt"));
+            QCOMPARE(b.endpoint.tlsSettings.key, std::string("client.key"));
+            QCOMPARE(b.endpoint.tlsSettings.sni, std::string("cache"));
+        }
     }
 };
 
