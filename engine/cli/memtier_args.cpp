@@ -1,3 +1,6 @@
+// Value checks and the RunConfig / MemtierInvocation built from memtier's
+// options. The option table and tokenizer are in memtier_option_tokenizer.cpp,
+// the --help text in memtier_usage.cpp.
 #include "engine/cli/memtier_args.h"
 
 #include "engine/workload/memtier_generator_factory.h"
@@ -8,6 +11,7 @@
 #include <limits>
 #include <optional>
 
+#include "engine/cli/quoted.h"
 #include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 
@@ -22,58 +26,7 @@ constexpr std::uint64_t kMaxValueSize = 512ull * 1024 * 1024;
 constexpr std::uint64_t kMaxKey = 1000000000000000000ull;   // 10^18: keeps maximum + 1 exact
 constexpr std::uint64_t kDefaultSeed = 0x6d656d74696572ull;   // "memtier": reproducible by default
 
-// Every option memtier_benchmark knows, plus Tacho's. `value`: takes an argument.
-struct OptionSpec {
-    const char* name;
-    char shortName;
-    bool value;
-};
-
-constexpr OptionSpec kOptions[] = {
-    // connection
-    { "server", 's', true }, { "host", 'h', true }, { "port", 'p', true }, { "unix-socket", 'S', true },
-    { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true },
-    { "uri", 'u', true }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
-    { "tls-skip-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
-    { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
-    // output
-    { "out-file", 'o', true }, { "json-out-file", 0, true }, { "client-stats", 0, true },
-    { "hdr-file-prefix", 0, true }, { "show-config", 0, false }, { "hide-histogram", 0, false },
-    { "print-percentiles", 0, true }, { "print-all-runs", 0, false }, { "command-stats-breakdown", 0, true },
-    { "statsd-host", 0, true }, { "statsd-port", 0, true }, { "statsd-prefix", 0, true },
-    { "statsd-run-label", 0, true }, { "graphite-port", 0, true },
-    // test
-    { "requests", 'n', true }, { "rate-limiting", 0, true }, { "clients", 'c', true }, { "threads", 't', true },
-    { "test-time", 0, true }, { "clients-start", 0, true }, { "clients-step", 0, true },
-    { "step-duration", 0, true }, { "ratio", 0, true }, { "pipeline", 0, true },
-    { "reconnect-interval", 0, true }, { "reconnect-on-error", 0, false }, { "max-reconnect-attempts", 0, true },
-    { "reconnect-backoff-factor", 0, true }, { "connection-timeout", 0, true },
-    { "thread-conn-start-min-jitter-micros", 0, true }, { "thread-conn-start-max-jitter-micros", 0, true },
-    { "multi-key-get", 0, true }, { "select-db", 0, true }, { "distinct-client-seed", 0, false },
-    { "randomize", 0, false },
-    // arbitrary commands
-    { "command", 0, true }, { "command-ratio", 0, true }, { "command-key-pattern", 0, true },
-    { "monitor-input", 0, true }, { "monitor-pattern", 0, true }, { "scan-incremental-iteration", 0, false },
-    { "scan-incremental-max-iterations", 0, true },
-    // objects
-    { "data-size", 'd', true }, { "data-offset", 0, true }, { "random-data", 'R', false },
-    { "data-size-range", 0, true }, { "data-size-list", 0, true }, { "data-size-pattern", 0, true },
-    { "expiry-range", 0, true }, { "data-import", 0, true }, { "data-verify", 0, false },
-    { "verify-only", 0, false }, { "generate-keys", 0, false }, { "no-expiry", 0, false },
-    // keys
-    { "key-prefix", 0, true }, { "key-minimum", 0, true }, { "key-maximum", 0, true }, { "key-pattern", 0, true },
-    { "key-stddev", 0, true }, { "key-median", 0, true }, { "key-zipf-exp", 0, true },
-    // WAIT
-    { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
-    // Tacho
-    { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
-    { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
-};
-
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
+using detail::quoted;
 
 bool allDigits(std::string_view text)
 {
@@ -175,89 +128,7 @@ UsageError notSupported(const std::string& option, const std::string& what)
     return UsageError(option + ": " + what + " is not supported yet in this version of Tacho");
 }
 
-// Canonical long name for "--name" (exact, or an unambiguous prefix, as
-// getopt_long accepts).
-const OptionSpec& findLong(std::string_view name)
-{
-    const OptionSpec* match = nullptr;
-    int prefixMatches = 0;
-    for (const OptionSpec& option : kOptions) {
-        if (name == option.name)
-            return option;
-        if (!name.empty() && std::string_view(option.name).starts_with(name)) {
-            match = &option;
-            ++prefixMatches;
-        }
-    }
-    if (prefixMatches == 1)
-        return *match;
-    if (prefixMatches > 1)
-        throw UsageError("option " + quoted("--" + std::string(name)) + " is ambiguous");
-    throw UsageError("unrecognized option " + quoted("--" + std::string(name)));
-}
-
-const OptionSpec* findShort(char c)
-{
-    for (const OptionSpec& option : kOptions)
-        if (option.shortName == c)
-            return &option;
-    return nullptr;
-}
-
 } // namespace
-
-std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args)
-{
-    std::vector<MemtierOption> parsed;
-    // Like getopt_long in memtier: --help and --version win over whatever follows.
-    const auto helpOrVersion = [&] {
-        return !parsed.empty() && (parsed.back().name == "--help" || parsed.back().name == "--version");
-    };
-    for (std::size_t i = 0; i < args.size() && !helpOrVersion(); ++i) {
-        const std::string& arg = args[i];
-        if (arg.size() > 2 && arg.starts_with("--")) {
-            const std::size_t eq = arg.find('=');
-            const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-            const OptionSpec& option = findLong(name);
-            const std::string canonical = std::string("--") + option.name;
-            if (!option.value) {
-                if (eq != std::string::npos)
-                    throw UsageError("option " + quoted(canonical) + " does not take a value");
-                parsed.push_back({ canonical, "--" + name, std::nullopt });
-            } else if (eq != std::string::npos) {
-                parsed.push_back({ canonical, "--" + name, arg.substr(eq + 1) });
-            } else {
-                if (i + 1 >= args.size())
-                    throw UsageError(canonical + " needs a value");
-                parsed.push_back({ canonical, "--" + name, args[++i] });
-            }
-        } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-') {
-            // A cluster of short options ("-R", "-c5", "-Rc 5").
-            for (std::size_t k = 1; k < arg.size(); ++k) {
-                const OptionSpec* option = findShort(arg[k]);
-                if (!option)
-                    throw UsageError("unrecognized option " + quoted(std::string("-") + arg[k]));
-                const std::string canonical = std::string("--") + option->name;
-                const std::string label = std::string("-") + arg[k];
-                if (!option->value) {
-                    parsed.push_back({ canonical, label, std::nullopt });
-                    continue;
-                }
-                if (k + 1 < arg.size()) {
-                    parsed.push_back({ canonical, label, arg.substr(k + 1) });
-                } else {
-                    if (i + 1 >= args.size())
-                        throw UsageError(std::string("-") + arg[k] + " (" + canonical + ") needs a value");
-                    parsed.push_back({ canonical, label, args[++i] });
-                }
-                break;
-            }
-        } else {
-            throw UsageError("unexpected argument " + quoted(arg) + " (memtier takes options only)");
-        }
-    }
-    return parsed;
-}
 
 MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
 {
@@ -705,131 +576,6 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         config.seedGiven = true;
     }
     return inv;
-}
-
-std::string memtierUsage()
-{
-    return R"(Usage: memtier [options]
-
-Benchmarks a Redis-protocol server with memtier_benchmark's command line and
-prints memtier_benchmark's report (ALL STATS table, latency distribution,
---json-out-file, --hdr-file-prefix).
-
-Connection:
-  -s, --server=ADDR              Server address (default: localhost)
-  -h, --host=ADDR                Same as --server
-  -p, --port=PORT                Server port (default: 6379)
-  -S, --unix-socket=SOCKET       Unix socket instead of TCP
-  -P, --protocol=PROTOCOL        redis (default), resp2, or resp3 (HELLO 3)
-  -a, --authenticate=CREDENTIALS PASSWORD, USER:PASSWORD (ACL), or :PASSWORD
-                                 for a password that contains ':'
-  -u, --uri=URI                  redis://[user:password@]host[:port][/db];
-                                 rediss:// turns on TLS
-      --tls                      Connect with TLS
-      --cert=FILE                Client certificate
-      --key=FILE                 Private key of the client certificate
-      --cacert=FILE              CA certificates to verify the server with
-                                 (default: the system's trusted roots)
-      --tls-skip-verify          Do not verify the server's certificate
-      --sni=STRING               TLS server name indication
-      --tls-protocols=LIST       Allowed versions, e.g. TLSv1.2,TLSv1.3
-      --select-db=DB             Database to SELECT (default: 0)
-      --connection-timeout=SECS  Connect timeout (default and 0: 5 seconds;
-                                 Tacho always bounds it)
-      --cluster-mode             Redis Cluster: discover the masters, route each
-                                 key to its slot's master, follow MOVED/ASK
-  -x, --run-count=NUMBER         Run the test this many times and report the
-                                 best, worst and aggregated results
-
-Load:
-  -t, --threads=NUMBER           Worker threads (default: 4)
-  -c, --clients=NUMBER           Connections per thread (default: 50)
-  -n, --requests=NUMBER          Requests per connection (default: 10000), or
-                                 'allkeys': every key of the range once (with
-                                 --key-pattern P:P split over all connections,
-                                 each key written exactly once)
-      --test-time=SECS           Run for this long instead of -n
-      --ratio=SET:GET            SET:GET ratio (default: 1:10)
-      --pipeline=NUMBER          Requests in flight per connection (default: 1)
-      --rate-limiting=NUMBER     Requests per second per connection (open
-                                 loop: latency from each request's due time)
-      --clients-start=NUMBER     Staircase ramp: connections per thread to
-      --clients-step=NUMBER      start with, to add per step, and the step
-      --step-duration=SECS       length (all three together)
-      --reconnect-interval=NUM   Reconnect after this many requests
-      --reconnect-on-error       Reconnect a lost connection instead of failing
-      --max-reconnect-attempts=NUM   Per loss (default: 0, unlimited)
-      --reconnect-backoff-factor=NUM Delay multiplier between attempts
-      --multi-key-get=NUM        Send the GETs as MGET with up to NUM keys
-      --randomize                Random seed from the clock (default: fixed)
-      --distinct-client-seed     Accepted; every connection always has its
-                                 own random stream in Tacho
-
-Keys:
-      --key-prefix=PREFIX        Key prefix (default: "memtier-")
-      --key-minimum=NUMBER       Smallest key index (default: 0)
-      --key-maximum=NUMBER       Largest key index (default: 10000000)
-      --key-pattern=SET:GET      S sequential, R uniform random, G Gaussian,
-                                 Z Zipf, P parallel (each connection its own
-                                 slice, in order) (default: R:R)
-      --key-stddev=NUM           G: standard deviation (default: range / 6)
-      --key-median=NUM           G: median (default: centre of the range)
-      --key-zipf-exp=NUM         Z: exponent in (0, 5) (default: 1)
-
-Values:
-  -d, --data-size=SIZE           Value size in bytes (default: 32)
-      --data-size-range=MIN-MAX  Sizes in a range
-      --data-size-pattern=R|S    With a range: R random sizes, S sizes growing
-                                 with the key index over the key range
-      --data-size-list=S:W,...   Sizes with weights, e.g. 32:7,1024:3
-  -R, --random-data              Random bytes instead of 'x'
-      --expiry-range=MIN-MAX     SET ... EX with a random TTL in seconds
-
-Arbitrary commands (instead of SET/GET; repeat for several):
-      --command=COMMAND          e.g. "hset __key__ field __data__": __key__
-                                 is a generated key (may have text around it),
-                                 __data__ a generated value
-      --command-ratio=NUM        Times the command is sent in a row (default: 1)
-      --command-key-pattern=P    S, R, G, Z or P for this command (default: R)
-
-Output:
-  -o, --out-file=FILE            Write the report to FILE instead of stdout
-      --json-out-file=FILE       memtier's JSON report
-      --hdr-file-prefix=PREFIX   HdrHistogram files: PREFIX_FULL_RUN_1.hgrm
-                                 (percentile distribution) and .hlog (log),
-                                 and the same per command
-      --print-percentiles=LIST   Percentiles in the table (default: 50,99,99.9)
-      --hide-histogram           Leave out the latency distribution
-      --print-all-runs           With -x, also print every run
-      --command-stats-breakdown=command|line
-                                 Group --command rows by command name
-                                 (default) or show each --command line
-      --show-config              Print the configuration before running
-      --help                     This text
-  -v, --version                  Version
-
-Tacho additions:
-      --rate=OPS                 Total requests per second over all
-                                 connections (open loop); reports achieved vs
-                                 target, the backlog, and latency from the due
-                                 time and from the actual send
-      --preload                  First fill the whole key range (SET, P:P,
-                                 allkeys, pipelined), reported separately
-      --preload-pipeline=NUM     Pipeline depth of the preload (default: 32)
-      --seed=NUM                 Random seed
-      --cleanup                  After the run, remove the keys it addressed
-                                 (SCAN + UNLINK of --key-prefix followed by a
-                                 number) and say how many; other keys stay
-      --reply-timeout=SECS       A connection waiting this long for any reply
-                                 is lost: its requests count as unanswered;
-                                 it reconnects with --reconnect-on-error, else
-                                 the run fails (default: 5; 0: wait forever)
-      --json=FILE                Also write Tacho's run file
-
-Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-import and verification,
-WAIT options, --monitor-input, SCAN iteration, StatsD, --client-stats,
---debug, connection start jitter.
-)";
 }
 
 RunConfig memtierPreloadConfig(const MemtierInvocation& inv)

@@ -1,0 +1,147 @@
+// memtier_benchmark's option table and the tokenizer that reads a command
+// line against it the way getopt_long does in memtier.
+#include "engine/cli/memtier_args.h"
+
+#include <string_view>
+
+#include "engine/cli/quoted.h"
+
+namespace tacho::engine {
+
+namespace {
+
+using detail::quoted;
+
+// Every option memtier_benchmark knows, plus Tacho's. `value`: takes an argument.
+struct OptionSpec {
+    const char* name;
+    char shortName;
+    bool value;
+};
+
+constexpr OptionSpec kOptions[] = {
+    // connection
+    { "server", 's', true }, { "host", 'h', true }, { "port", 'p', true }, { "unix-socket", 'S', true },
+    { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true },
+    { "uri", 'u', true }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
+    { "tls-skip-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
+    { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
+    // output
+    { "out-file", 'o', true }, { "json-out-file", 0, true }, { "client-stats", 0, true },
+    { "hdr-file-prefix", 0, true }, { "show-config", 0, false }, { "hide-histogram", 0, false },
+    { "print-percentiles", 0, true }, { "print-all-runs", 0, false }, { "command-stats-breakdown", 0, true },
+    { "statsd-host", 0, true }, { "statsd-port", 0, true }, { "statsd-prefix", 0, true },
+    { "statsd-run-label", 0, true }, { "graphite-port", 0, true },
+    // test
+    { "requests", 'n', true }, { "rate-limiting", 0, true }, { "clients", 'c', true }, { "threads", 't', true },
+    { "test-time", 0, true }, { "clients-start", 0, true }, { "clients-step", 0, true },
+    { "step-duration", 0, true }, { "ratio", 0, true }, { "pipeline", 0, true },
+    { "reconnect-interval", 0, true }, { "reconnect-on-error", 0, false }, { "max-reconnect-attempts", 0, true },
+    { "reconnect-backoff-factor", 0, true }, { "connection-timeout", 0, true },
+    { "thread-conn-start-min-jitter-micros", 0, true }, { "thread-conn-start-max-jitter-micros", 0, true },
+    { "multi-key-get", 0, true }, { "select-db", 0, true }, { "distinct-client-seed", 0, false },
+    { "randomize", 0, false },
+    // arbitrary commands
+    { "command", 0, true }, { "command-ratio", 0, true }, { "command-key-pattern", 0, true },
+    { "monitor-input", 0, true }, { "monitor-pattern", 0, true }, { "scan-incremental-iteration", 0, false },
+    { "scan-incremental-max-iterations", 0, true },
+    // objects
+    { "data-size", 'd', true }, { "data-offset", 0, true }, { "random-data", 'R', false },
+    { "data-size-range", 0, true }, { "data-size-list", 0, true }, { "data-size-pattern", 0, true },
+    { "expiry-range", 0, true }, { "data-import", 0, true }, { "data-verify", 0, false },
+    { "verify-only", 0, false }, { "generate-keys", 0, false }, { "no-expiry", 0, false },
+    // keys
+    { "key-prefix", 0, true }, { "key-minimum", 0, true }, { "key-maximum", 0, true }, { "key-pattern", 0, true },
+    { "key-stddev", 0, true }, { "key-median", 0, true }, { "key-zipf-exp", 0, true },
+    // WAIT
+    { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
+    // Tacho
+    { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
+    { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
+};
+
+// Canonical long name for "--name" (exact, or an unambiguous prefix, as
+// getopt_long accepts).
+const OptionSpec& findLong(std::string_view name)
+{
+    const OptionSpec* match = nullptr;
+    int prefixMatches = 0;
+    for (const OptionSpec& option : kOptions) {
+        if (name == option.name)
+            return option;
+        if (!name.empty() && std::string_view(option.name).starts_with(name)) {
+            match = &option;
+            ++prefixMatches;
+        }
+    }
+    if (prefixMatches == 1)
+        return *match;
+    if (prefixMatches > 1)
+        throw UsageError("option " + quoted("--" + std::string(name)) + " is ambiguous");
+    throw UsageError("unrecognized option " + quoted("--" + std::string(name)));
+}
+
+const OptionSpec* findShort(char c)
+{
+    for (const OptionSpec& option : kOptions)
+        if (option.shortName == c)
+            return &option;
+    return nullptr;
+}
+
+} // namespace
+
+std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args)
+{
+    std::vector<MemtierOption> parsed;
+    // Like getopt_long in memtier: --help and --version win over whatever follows.
+    const auto helpOrVersion = [&] {
+        return !parsed.empty() && (parsed.back().name == "--help" || parsed.back().name == "--version");
+    };
+    for (std::size_t i = 0; i < args.size() && !helpOrVersion(); ++i) {
+        const std::string& arg = args[i];
+        if (arg.size() > 2 && arg.starts_with("--")) {
+            const std::size_t eq = arg.find('=');
+            const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+            const OptionSpec& option = findLong(name);
+            const std::string canonical = std::string("--") + option.name;
+            if (!option.value) {
+                if (eq != std::string::npos)
+                    throw UsageError("option " + quoted(canonical) + " does not take a value");
+                parsed.push_back({ canonical, "--" + name, std::nullopt });
+            } else if (eq != std::string::npos) {
+                parsed.push_back({ canonical, "--" + name, arg.substr(eq + 1) });
+            } else {
+                if (i + 1 >= args.size())
+                    throw UsageError(canonical + " needs a value");
+                parsed.push_back({ canonical, "--" + name, args[++i] });
+            }
+        } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-') {
+            // A cluster of short options ("-R", "-c5", "-Rc 5").
+            for (std::size_t k = 1; k < arg.size(); ++k) {
+                const OptionSpec* option = findShort(arg[k]);
+                if (!option)
+                    throw UsageError("unrecognized option " + quoted(std::string("-") + arg[k]));
+                const std::string canonical = std::string("--") + option->name;
+                const std::string label = std::string("-") + arg[k];
+                if (!option->value) {
+                    parsed.push_back({ canonical, label, std::nullopt });
+                    continue;
+                }
+                if (k + 1 < arg.size()) {
+                    parsed.push_back({ canonical, label, arg.substr(k + 1) });
+                } else {
+                    if (i + 1 >= args.size())
+                        throw UsageError(std::string("-") + arg[k] + " (" + canonical + ") needs a value");
+                    parsed.push_back({ canonical, label, args[++i] });
+                }
+                break;
+            }
+        } else {
+            throw UsageError("unexpected argument " + quoted(arg) + " (memtier takes options only)");
+        }
+    }
+    return parsed;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,14 @@
+#pragma once
+// A value as the user typed it, in quotes, for usage messages. Shared by the
+// files of the memtier dialect (engine/cli/memtier_*.cpp); not engine API.
+#include <string>
+#include <string_view>
+
+namespace tacho::engine::detail {
+
+inline std::string quoted(std::string_view text)
+{
+    return "'" + std::string(text) + "'";
+}
+
+} // namespace tacho::engine::detail
