@@ -1,36 +1,27 @@
+// `tacho-cli capacity`: its options, its console output and the search
+// run itself. The workload after "--" is in step_workload.cpp, the files it
+// writes in capacity_run_file.cpp.
 #include "engine/cli/capacity_command.h"
 #include "engine/report/csv_cell.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "engine/cli/command_line.h"
-#include "engine/cli/memtier_args.h"
-#include "engine/cli/redis_benchmark_args.h"
-#include "engine/report/json_writer.h"
-#include "engine/report/run_file.h"
-#include "engine/workload/memtier_generator_factory.h"
+#include "engine/cli/quoted.h"
 
 namespace tacho::engine {
 
 namespace {
 
-constexpr const char* kPrefix = "tacho-cli capacity: ";
+using detail::quoted;
 
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
+constexpr const char* kPrefix = "tacho-cli capacity: ";
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
@@ -50,8 +41,6 @@ std::string padLeft(const std::string& text, std::size_t width)
 {
     return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
-
-std::string errnoText(int code) { return std::strerror(code); }
 
 // ---- options ----
 
@@ -289,110 +278,6 @@ std::string curveCsv(const CapacityResult& r)
     return out;
 }
 
-void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::optional<std::size_t>>& testIndexes)
-{
-    w.beginObject();
-    w.field("number", s.number);
-    w.field("setting", s.setting);
-    w.field("verdict", capacityVerdictName(s.verdict));
-    w.field("met", s.met());
-    w.field("reason", s.reason);
-    w.field("attempts", s.attempts);
-    w.field("noisy", s.noisy);
-    w.key("attemptThroughputs").beginArray();
-    for (double t : s.attemptThroughputs)
-        w.value(t);
-    w.endArray();
-    w.field("targetRate", s.targetRate);
-    w.field("throughput", s.throughput);
-    w.field("seconds", s.seconds);
-    w.field("requests", s.requests);
-    w.field("errors", s.errors);
-    w.field("avgMs", s.meanNs / 1e6);
-    w.field("p50Ms", s.p50Ns / 1e6);
-    w.field("p99Ms", s.p99Ns / 1e6);
-    w.field("p999Ms", s.p999Ns / 1e6);
-    w.field("maxMs", s.maxNs / 1e6);
-    w.field("objectiveMs", s.objectiveNs / 1e6);
-    // Indexes into the run file's "tests": every run of the step, and the one judged.
-    w.key("tests").beginArray();
-    for (const auto& index : testIndexes) {
-        if (index)
-            w.value(*index);
-        else
-            w.null();
-    }
-    w.endArray();
-    if (s.keptAttempt < testIndexes.size() && testIndexes[s.keptAttempt])
-        w.field("test", *testIndexes[s.keptAttempt]);
-    else
-        w.key("test").null();
-    w.endObject();
-}
-
-std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
-                         std::optional<std::size_t> preloadTest, const std::string& workloadLine)
-{
-    const CapacitySearchOptions& o = r.options;
-    JsonWriter w(2);
-    w.beginObject();
-    w.field("dimension", capacityDimensionName(o.dimension));
-    w.field("from", o.from);
-    w.field("to", o.to);
-    w.key("objective").beginObject();
-    w.field("text", o.objective.describe());
-    w.field("statistic", o.objective.statisticName());
-    if (o.objective.mean)
-        w.key("percentile").null();
-    else
-        w.field("percentile", o.objective.percentile);
-    w.field("limitMs", o.objective.limitNs / 1e6);
-    w.endObject();
-    w.field("stepSeconds", o.stepSeconds);
-    w.field("warmupSeconds", o.warmupSeconds);
-    w.field("growthFactor", o.growthFactor);
-    w.field("resolution", o.resolution);
-    w.field("minAchievedRatio", o.minAchievedRatio);
-    w.field("noiseTolerance", o.noiseTolerance);
-    w.field("maxAttempts", o.maxAttempts);
-    w.field("maxErrors", o.maxErrors);
-    w.field("maxSteps", o.maxSteps);
-    w.field("workload", workloadLine);
-    w.field("stopReason", capacityStopReasonName(r.stopReason));
-    w.field("stopDetail", r.stopDetail);
-    w.field("summary", r.summary());
-    w.field("maxThroughput", r.maxThroughput());
-    if (o.pricePerHour > 0) {
-        w.field("pricePerHour", o.pricePerHour);
-        w.field("throughputPerDollarHour", r.throughputPerDollarHour());
-    } else {
-        w.key("pricePerHour").null();
-        w.key("throughputPerDollarHour").null();
-    }
-    if (r.best)
-        w.field("bestStep", r.steps[*r.best].number);
-    else
-        w.key("bestStep").null();
-    if (r.nextFailing)
-        w.field("nextFailingStep", r.steps[*r.nextFailing].number);
-    else
-        w.key("nextFailingStep").null();
-    if (preloadTest)
-        w.field("preloadTest", *preloadTest);
-    else
-        w.key("preloadTest").null();
-    w.key("steps").beginArray();
-    for (std::size_t i = 0; i < r.steps.size(); ++i)
-        writeStep(w, r.steps[i], i < testIndexes.size() ? testIndexes[i] : std::vector<std::optional<std::size_t>> {});
-    w.endArray();
-    w.key("curve").beginArray();   // step numbers by setting
-    for (std::size_t index : r.curve())
-        w.value(r.steps[index].number);
-    w.endArray();
-    w.endObject();
-    return w.str();
-}
-
 std::string describeConfig(const RunConfig& c)
 {
     std::string out = c.endpoint.describe() + (c.endpoint.tls ? " (TLS)" : "") + ", " + std::to_string(c.connections)
@@ -432,169 +317,6 @@ bool parseScaledNumber(const std::string& text, double* out)
         return false;
     *out = value * scale;
     return true;
-}
-
-bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error)
-{
-    const auto fail = [&](const std::string& what, int code) {
-        if (error)
-            *error = "cannot write " + path + ": " + what + (code ? ": " + errnoText(code) : "");
-        return false;
-    };
-    if (path.empty())
-        return fail("empty path", 0);
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        return fail("cannot create a temporary file in its folder", errno);
-    const auto abandon = [&](const std::string& what) {
-        const int code = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return fail(what, code);
-    };
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return abandon("write failed");
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0)
-        return abandon("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("write failed", code);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("cannot replace the file", code);
-    }
-    return true;
-}
-
-bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
-                             const std::string& sectionJson, std::string* error)
-{
-    const std::string json = withRunFileSection(runResultToJson(result), name, sectionJson);
-    if (json.empty()) {
-        if (error)
-            *error = "cannot write run file " + path + ": unexpected run file layout";
-        return false;
-    }
-    if (!writeTextFileAtomically(path, json, error)) {
-        if (error)
-            *error = "run file: " + *error;
-        return false;
-    }
-    return true;
-}
-
-std::string StepWorkload::commandLine() const
-{
-    std::vector<std::string> words { dialect };
-    bool hideNext = false;
-    for (const std::string& arg : args) {
-        if (hideNext) {
-            words.push_back("(hidden)");
-            hideNext = false;
-            continue;
-        }
-        if (arg == "-a" || arg == "--authenticate" || arg == "--pass") {
-            hideNext = true;
-            words.push_back(arg);
-        } else if (arg.starts_with("--authenticate=") || arg.starts_with("--pass=")) {
-            words.push_back(arg.substr(0, arg.find('=')) + "=(hidden)");
-        } else if (arg.find("://") != std::string::npos && arg.find('@') != std::string::npos) {
-            // A URI with user info: keep the scheme and what follows '@'.
-            const std::size_t scheme = arg.find("://") + 3;
-            words.push_back(arg.substr(0, scheme) + "(hidden)" + arg.substr(arg.rfind('@')));
-        } else {
-            words.push_back(arg);
-        }
-    }
-    return toShellCommandLine(words);
-}
-
-StepWorkload parseStepWorkload(std::span<const std::string> args)
-{
-    if (args.empty())
-        throw UsageError("workload: missing after '--': give 'redis-benchmark [options] [command]' or "
-                         "'memtier [options]'");
-    StepWorkload w;
-    w.dialect = args.front();
-    const std::span<const std::string> rest = args.subspan(1);
-    w.args.assign(rest.begin(), rest.end());
-    if (w.dialect == "redis-benchmark") {
-        const std::string prefix = "workload (redis-benchmark): ";
-        RedisBenchmarkInvocation inv;
-        try {
-            inv = parseRedisBenchmarkArgs(rest, {});
-        } catch (const UsageError& e) {
-            throw UsageError(prefix + e.what());
-        }
-        if (inv.showHelp || inv.showVersion)
-            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
-        if (!inv.jsonPath.empty())
-            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
-        if (inv.config.loop)
-            throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
-        if (inv.config.idle)
-            throw UsageError(prefix + "-I: idle connections send nothing to measure");
-        if (inv.cleanup)
-            throw UsageError(prefix + "--cleanup: not available for a series of runs");
-        w.config = std::move(inv.config);
-        return w;
-    }
-    if (w.dialect == "memtier" || w.dialect == "memtier_benchmark") {
-        w.dialect = "memtier";
-        const std::string prefix = "workload (memtier): ";
-        MemtierInvocation inv;
-        try {
-            inv = parseMemtierArgs(rest);
-        } catch (const UsageError& e) {
-            throw UsageError(prefix + e.what());
-        }
-        if (inv.showHelp || inv.showVersion)
-            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
-        if (!inv.jsonPath.empty())
-            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
-        if (!inv.outFile.empty())
-            throw UsageError(prefix + "--out-file: the report goes to standard output here");
-        if (!inv.jsonOutFile.empty())
-            throw UsageError(prefix + "--json-out-file: not available here; use --json before '--'");
-        if (!inv.hdrFilePrefix.empty())
-            throw UsageError(prefix + "--hdr-file-prefix: not available here; the run file (--json) holds the histograms");
-        if (inv.runCount > 1)
-            throw UsageError(prefix + "--run-count: every setting runs once here");
-        if (inv.cleanup)
-            throw UsageError(prefix + "--cleanup: not available for a series of runs");
-        auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
-        TestSpec spec;
-        spec.name = "memtier";
-        for (const std::string& name : factory->commandStatNames())
-            spec.commandStatName += (spec.commandStatName.empty() ? "" : "+") + name;
-        spec.generator = factory;
-        w.config = inv.config;
-        w.config.tests = { spec };
-        w.clientsPerThread = static_cast<int>(inv.clientsPerThread);
-        w.allKeys = inv.workload.allKeys;
-        w.rampGiven = inv.clientsStart > 0;
-        if (inv.preload) {
-            // As `tacho-cli memtier --preload`: SET every key of the range once.
-            w.preload = memtierPreloadConfig(inv);
-        }
-        return w;
-    }
-    throw UsageError("workload: unknown dialect " + quoted(w.dialect)
-                     + " after '--': start the workload with redis-benchmark or memtier");
 }
 
 std::string capacityUsage()
@@ -648,66 +370,6 @@ Examples:
   tacho-cli capacity --dimension connections --from 8 --to 4096 \
       --objective "p99<=2ms" --json cap.json -- redis-benchmark -t get -r 100000
 )";
-}
-
-RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
-                          const std::string& workloadLine, bool searched, std::string* section)
-{
-    const CapacitySearchOptions& o = result.options;
-    RunResult file;
-    file.config = withoutSecrets(runner.configFor(o.from));
-    std::optional<std::size_t> preloadIndex;
-    if (preload) {
-        file.environment = preload->environment;
-        if (!preload->tests.empty()) {
-            preloadIndex = file.tests.size();
-            file.tests.push_back(std::move(preload->tests.front()));
-        }
-    }
-    if (runner.hasEnvironment() || !preload)
-        file.environment = runner.environment();
-    // Where every run of every step lands in "tests".
-    const std::size_t offset = file.tests.size();
-    std::vector<std::vector<std::optional<std::size_t>>> indexes;
-    const auto& stepTests = runner.stepTests();
-    for (const CapacityStep& step : result.steps) {
-        std::vector<std::optional<std::size_t>> runs;
-        for (const auto& test : step.tests) {
-            std::optional<std::size_t> index;
-            for (std::size_t k = 0; test && k < stepTests.size(); ++k)
-                if (stepTests[k].get() == test.get())
-                    index = offset + k;
-            runs.push_back(index);
-        }
-        indexes.push_back(std::move(runs));
-    }
-    *section = capacityJson(result, indexes, preloadIndex, workloadLine);
-    for (TestResult& test : runner.takeStepTests())
-        file.tests.push_back(std::move(test));
-    if (preload && preload->status == RunStatus::Failed) {
-        file.status = RunStatus::Failed;
-        file.failure = "preload: " + preload->failure;
-    } else if (result.stopReason == CapacityStopReason::Failed) {
-        file.status = RunStatus::Failed;
-        file.failure = result.stopDetail;
-    } else if (result.stopReason == CapacityStopReason::Stopped || !searched) {
-        file.status = RunStatus::Stopped;
-    }
-    for (const TestResult& test : file.tests)
-        file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
-    return file;
-}
-
-bool writeCapacityRunFile(const std::string& path, const CapacityResult& result, RunControllerStepRunner& runner,
-                          std::optional<RunResult> preload, const std::string& workloadLine, bool searched,
-                          std::string* error, std::string* sectionOut)
-{
-    std::string section;
-    const RunResult file = capacityRunFile(result, runner, std::move(preload), workloadLine, searched, &section);
-    const bool written = writeRunFileWithSection(path, file, "capacity", section, error);
-    if (sectionOut)
-        *sectionOut = std::move(section);
-    return written;
 }
 
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io)

@@ -1,6 +1,7 @@
 #pragma once
 // A value as the user typed it, in quotes, for usage messages. Shared by the
-// files of the memtier dialect (engine/cli/memtier_*.cpp); not engine API.
+// option parsers of engine/cli (memtier dialect, capacity, step workload);
+// not engine API.
 #include <string>
 #include <string_view>
 

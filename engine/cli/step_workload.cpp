@@ -1,0 +1,117 @@
+// The workload after "--" of `tacho-cli capacity` and `tacho-cli sweep`:
+// a redis-benchmark or memtier command line turned into a RunConfig.
+#include "engine/cli/capacity_command.h"
+
+#include <memory>
+
+#include "engine/cli/command_line.h"
+#include "engine/cli/memtier_args.h"
+#include "engine/cli/quoted.h"
+#include "engine/cli/redis_benchmark_args.h"
+#include "engine/workload/memtier_generator_factory.h"
+
+namespace tacho::engine {
+
+using detail::quoted;
+
+std::string StepWorkload::commandLine() const
+{
+    std::vector<std::string> words { dialect };
+    bool hideNext = false;
+    for (const std::string& arg : args) {
+        if (hideNext) {
+            words.push_back("(hidden)");
+            hideNext = false;
+            continue;
+        }
+        if (arg == "-a" || arg == "--authenticate" || arg == "--pass") {
+            hideNext = true;
+            words.push_back(arg);
+        } else if (arg.starts_with("--authenticate=") || arg.starts_with("--pass=")) {
+            words.push_back(arg.substr(0, arg.find('=')) + "=(hidden)");
+        } else if (arg.find("://") != std::string::npos && arg.find('@') != std::string::npos) {
+            // A URI with user info: keep the scheme and what follows '@'.
+            const std::size_t scheme = arg.find("://") + 3;
+            words.push_back(arg.substr(0, scheme) + "(hidden)" + arg.substr(arg.rfind('@')));
+        } else {
+            words.push_back(arg);
+        }
+    }
+    return toShellCommandLine(words);
+}
+
+StepWorkload parseStepWorkload(std::span<const std::string> args)
+{
+    if (args.empty())
+        throw UsageError("workload: missing after '--': give 'redis-benchmark [options] [command]' or "
+                         "'memtier [options]'");
+    StepWorkload w;
+    w.dialect = args.front();
+    const std::span<const std::string> rest = args.subspan(1);
+    w.args.assign(rest.begin(), rest.end());
+    if (w.dialect == "redis-benchmark") {
+        const std::string prefix = "workload (redis-benchmark): ";
+        RedisBenchmarkInvocation inv;
+        try {
+            inv = parseRedisBenchmarkArgs(rest, {});
+        } catch (const UsageError& e) {
+            throw UsageError(prefix + e.what());
+        }
+        if (inv.showHelp || inv.showVersion)
+            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
+        if (!inv.jsonPath.empty())
+            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        if (inv.config.loop)
+            throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
+        if (inv.config.idle)
+            throw UsageError(prefix + "-I: idle connections send nothing to measure");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
+        w.config = std::move(inv.config);
+        return w;
+    }
+    if (w.dialect == "memtier" || w.dialect == "memtier_benchmark") {
+        w.dialect = "memtier";
+        const std::string prefix = "workload (memtier): ";
+        MemtierInvocation inv;
+        try {
+            inv = parseMemtierArgs(rest);
+        } catch (const UsageError& e) {
+            throw UsageError(prefix + e.what());
+        }
+        if (inv.showHelp || inv.showVersion)
+            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
+        if (!inv.jsonPath.empty())
+            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        if (!inv.outFile.empty())
+            throw UsageError(prefix + "--out-file: the report goes to standard output here");
+        if (!inv.jsonOutFile.empty())
+            throw UsageError(prefix + "--json-out-file: not available here; use --json before '--'");
+        if (!inv.hdrFilePrefix.empty())
+            throw UsageError(prefix + "--hdr-file-prefix: not available here; the run file (--json) holds the histograms");
+        if (inv.runCount > 1)
+            throw UsageError(prefix + "--run-count: every setting runs once here");
+        if (inv.cleanup)
+            throw UsageError(prefix + "--cleanup: not available for a series of runs");
+        auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
+        TestSpec spec;
+        spec.name = "memtier";
+        for (const std::string& name : factory->commandStatNames())
+            spec.commandStatName += (spec.commandStatName.empty() ? "" : "+") + name;
+        spec.generator = factory;
+        w.config = inv.config;
+        w.config.tests = { spec };
+        w.clientsPerThread = static_cast<int>(inv.clientsPerThread);
+        w.allKeys = inv.workload.allKeys;
+        w.rampGiven = inv.clientsStart > 0;
+        if (inv.preload) {
+            // As `tacho-cli memtier --preload`: SET every key of the range once.
+            w.preload = memtierPreloadConfig(inv);
+        }
+        return w;
+    }
+    throw UsageError("workload: unknown dialect " + quoted(w.dialect)
+                     + " after '--': start the workload with redis-benchmark or memtier");
+}
+
+} // namespace tacho::engine
