@@ -40,6 +40,28 @@ std::string StepWorkload::commandLine() const
     return toShellCommandLine(words);
 }
 
+namespace {
+
+// Runs a dialect's parser with its usage errors prefixed by `prefix`, and
+// rejects the options of both that a step's workload cannot take.
+template <class Parse>
+auto parseWorkloadInvocation(const std::string& prefix, Parse parse)
+{
+    decltype(parse()) inv;
+    try {
+        inv = parse();
+    } catch (const UsageError& e) {
+        throw UsageError(prefix + e.what());
+    }
+    if (inv.showHelp || inv.showVersion)
+        throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
+    if (!inv.jsonPath.empty())
+        throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+    return inv;
+}
+
+} // namespace
+
 StepWorkload parseStepWorkload(std::span<const std::string> args)
 {
     if (args.empty())
@@ -51,16 +73,8 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
     w.args.assign(rest.begin(), rest.end());
     if (w.dialect == "redis-benchmark") {
         const std::string prefix = "workload (redis-benchmark): ";
-        RedisBenchmarkInvocation inv;
-        try {
-            inv = parseRedisBenchmarkArgs(rest, {});
-        } catch (const UsageError& e) {
-            throw UsageError(prefix + e.what());
-        }
-        if (inv.showHelp || inv.showVersion)
-            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
-        if (!inv.jsonPath.empty())
-            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        RedisBenchmarkInvocation inv =
+            parseWorkloadInvocation(prefix, [&] { return parseRedisBenchmarkArgs(rest, {}); });
         if (inv.config.loop)
             throw UsageError(prefix + "-l: every setting runs once; loops are not available here");
         if (inv.config.idle)
@@ -73,16 +87,7 @@ StepWorkload parseStepWorkload(std::span<const std::string> args)
     if (w.dialect == "memtier" || w.dialect == "memtier_benchmark") {
         w.dialect = "memtier";
         const std::string prefix = "workload (memtier): ";
-        MemtierInvocation inv;
-        try {
-            inv = parseMemtierArgs(rest);
-        } catch (const UsageError& e) {
-            throw UsageError(prefix + e.what());
-        }
-        if (inv.showHelp || inv.showVersion)
-            throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
-        if (!inv.jsonPath.empty())
-            throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+        const MemtierInvocation inv = parseWorkloadInvocation(prefix, [&] { return parseMemtierArgs(rest); });
         if (!inv.outFile.empty())
             throw UsageError(prefix + "--out-file: the report goes to standard output here");
         if (!inv.jsonOutFile.empty())
