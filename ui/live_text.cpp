@@ -10,10 +10,11 @@ namespace tacho::ui {
 LiveText::LiveText(const QString& widestExpected, QWidget* parent) : QWidget(parent), m_widest(widestExpected)
 {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    // Opaque: a change repaints this widget alone. Otherwise every ancestor
-    // up to the window repaints the area behind it first (the tab widget's
-    // frame, the splitters, the window), several times a second.
-    setAttribute(Qt::WA_OpaquePaintEvent);
+    // Opaque (Qt fills it with its background role): a change repaints this
+    // widget alone. Otherwise every ancestor up to the window repaints the
+    // area behind it first (the tab widget's frame, the splitters, the
+    // window), several times a second.
+    setAutoFillBackground(true);
 }
 
 void LiveText::setText(const QString& text)
@@ -54,7 +55,6 @@ QSize LiveText::minimumSizeHint() const
 void LiveText::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), palette().brush(backgroundRole()));
     const QString shown = fontMetrics().elidedText(m_text, Qt::ElideRight, width());
     style()->drawItemText(&painter, rect(), static_cast<int>(m_alignment), palette(), isEnabled(), shown, foregroundRole());
 }

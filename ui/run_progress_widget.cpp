@@ -61,15 +61,15 @@ public:
 
 RunProgressWidget::RunProgressWidget(QWidget* parent) : QWidget(parent)
 {
-    // Opaque, so that its live parts repaint only this strip, not the tool
-    // bar and the window behind it.
-    setAutoFillBackground(true);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 0, 6, 0);
     m_bar = new QProgressBar(this);
     auto* barStyle = new FlatProgressStyle;
     barStyle->setParent(m_bar);
     m_bar->setStyle(barStyle);
+    // Opaque (as the live texts beside it): an update repaints the bar alone,
+    // not the strip, the tool bar and the window behind it.
+    m_bar->setAutoFillBackground(true);
     m_bar->setRange(0, 1000);
     m_bar->setTextVisible(true);
     m_bar->setMinimumWidth(220);

@@ -1,7 +1,6 @@
 #include "engine/stats/latency_histogram.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdlib>

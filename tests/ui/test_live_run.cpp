@@ -19,6 +19,7 @@
 #include <QTimer>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <optional>
 
 #include "support/redis_cluster.h"
@@ -315,11 +316,13 @@ private Q_SLOTS:
         struct Counter : QObject {
             int relayouts = 0, livePaints = 0;
             QStringList paintedBehind;
+            QList<QWidget*> live;   // every widget behind one of these is an ancestor of it
             bool eventFilter(QObject* watched, QEvent* event) override
             {
-                const bool ancestor = qobject_cast<QMainWindow*>(watched) || qobject_cast<QSplitter*>(watched)
-                    || qobject_cast<QTabWidget*>(watched) || qobject_cast<QToolBar*>(watched)
-                    || qobject_cast<KpiStripWidget*>(watched);
+                auto* widget = qobject_cast<QWidget*>(watched);
+                const bool ancestor = widget && std::any_of(live.cbegin(), live.cend(), [widget](QWidget* w) {
+                    return widget != w && widget->isAncestorOf(w);
+                });
                 if (event->type() == QEvent::LayoutRequest && (qobject_cast<QSplitter*>(watched) || qobject_cast<QMainWindow*>(watched)))
                     ++relayouts;
                 if (event->type() == QEvent::Paint && (qobject_cast<LiveText*>(watched) || qobject_cast<QProgressBar*>(watched)))
@@ -329,6 +332,10 @@ private Q_SLOTS:
                 return false;
             }
         } counter;
+        for (LiveText* text : window->findChildren<LiveText*>())
+            counter.live << text;
+        for (QProgressBar* bar : window->findChildren<QProgressBar*>())
+            counter.live << bar;
         qApp->installEventFilter(&counter);
         for (int i = 0; i < 24; ++i) {
             v.opsNow = 1000.0 * (1 << (i % 12));   // 1,000 … 2,048,000: every width
