@@ -1,4 +1,5 @@
 #include "support/fake_server.h"
+#include "support/resp_wire.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -25,96 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 // Poll wakes at least this often, so stop() is seen even without traffic.
 constexpr int kMaxPollMs = 100;
-// A request larger than this is not ours: the connection is dropped.
-constexpr std::size_t kMaxRequestBytes = 64 * 1024 * 1024;
-
-enum class Parse { Command, NeedMore, Malformed };
-
-// One request from `in` at `pos`: a RESP array of bulk strings, or an inline
-// line. Advances `pos` past it.
-Parse parseCommand(const std::string& in, std::size_t& pos, std::vector<std::string>& args)
-{
-    args.clear();
-    if (pos >= in.size())
-        return Parse::NeedMore;
-    if (in[pos] == '*') {
-        std::size_t p = pos;
-        const std::size_t end = in.find("\r\n", p);
-        if (end == std::string::npos)
-            return in.size() - p > 32 ? Parse::Malformed : Parse::NeedMore;
-        const long count = std::strtol(in.c_str() + p + 1, nullptr, 10);
-        if (count < 0 || count > 1024 * 1024)
-            return Parse::Malformed;
-        p = end + 2;
-        for (long i = 0; i < count; ++i) {
-            if (p >= in.size())
-                return Parse::NeedMore;
-            if (in[p] != '$')
-                return Parse::Malformed;
-            const std::size_t lineEnd = in.find("\r\n", p);
-            if (lineEnd == std::string::npos)
-                return in.size() - p > 32 ? Parse::Malformed : Parse::NeedMore;
-            const long length = std::strtol(in.c_str() + p + 1, nullptr, 10);
-            if (length < 0 || static_cast<std::size_t>(length) > kMaxRequestBytes)
-                return Parse::Malformed;
-            const std::size_t data = lineEnd + 2;
-            if (data + static_cast<std::size_t>(length) + 2 > in.size())
-                return Parse::NeedMore;
-            args.emplace_back(in, data, static_cast<std::size_t>(length));
-            p = data + static_cast<std::size_t>(length) + 2;
-        }
-        pos = p;
-        return Parse::Command;
-    }
-    const std::size_t newline = in.find('\n', pos);
-    if (newline == std::string::npos)
-        return in.size() - pos > 64 * 1024 ? Parse::Malformed : Parse::NeedMore;
-    std::string line = in.substr(pos, newline - pos);
-    if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-    pos = newline + 1;
-    std::size_t at = 0;
-    while (at < line.size()) {
-        const std::size_t space = line.find(' ', at);
-        const std::size_t stop = space == std::string::npos ? line.size() : space;
-        if (stop > at)
-            args.push_back(line.substr(at, stop - at));
-        at = stop + 1;
-    }
-    return Parse::Command;
-}
-
-std::string upper(std::string text)
-{
-    for (char& c : text)
-        c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-    return text;
-}
-
-std::string bulk(const std::string& text)
-{
-    return "$" + std::to_string(text.size()) + "\r\n" + text + "\r\n";
-}
-
-// What a tiny, empty Redis answers.
-std::string healthyReply(const std::vector<std::string>& args)
-{
-    const std::string name = args.empty() ? std::string() : upper(args.front());
-    if (name == "PING")
-        return "+PONG\r\n";
-    if (name == "INFO") {
-        const std::string section = args.size() > 1 ? upper(args[1]) : std::string();
-        if (section == "COMMANDSTATS")
-            return bulk("# Commandstats\r\n");
-        return bulk("# Server\r\nredis_version:7.0.0-fake\r\nredis_mode:standalone\r\nos:fake\r\n");
-    }
-    if (name == "CONFIG")
-        return "*0\r\n";
-    if (name == "GET")
-        return "$-1\r\n";
-    return "+OK\r\n";
-}
-
 void setNonBlocking(int fd)
 {
     const int flags = ::fcntl(fd, F_GETFL, 0);
@@ -321,10 +232,10 @@ void FakeServer::serve()
             std::size_t pos = 0;
             bool stopReading = false;
             while (!stopReading && c.fd >= 0) {
-                const Parse parse = parseCommand(c.in, pos, args);
-                if (parse == Parse::NeedMore)
+                const ParsedCommand parse = parseClientCommand(c.in, pos, args);
+                if (parse == ParsedCommand::NeedMore)
                     break;
-                if (parse == Parse::Malformed) {
+                if (parse == ParsedCommand::Malformed) {
                     closeConnection(c);
                     break;
                 }
