@@ -1,5 +1,7 @@
 #include "report_qt/report_renderer.h"
 
+#include "report_qt/file_writer.h"
+
 #include <QBuffer>
 #include <QDir>
 #include <QImageReader>
@@ -7,7 +9,6 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QTextDocument>
 #include <QUrl>
 
@@ -71,15 +72,18 @@ QImage drawSvg(const QString& svg, QSize size, const QString& id, QString* error
     return image;
 }
 
+// Drawn in memory, written by the one output-file writer (file_writer.h).
 bool saveAtomically(const QString& path, const std::function<bool(QIODevice&)>& write, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !write(file) || !file.commit()) {
+    QByteArray content;
+    QBuffer buffer(&content);
+    if (!buffer.open(QIODevice::WriteOnly) || !write(buffer)) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString().isEmpty() ? QStringLiteral("cannot be written") : file.errorString());
+            *error = QStringLiteral("cannot write %1: it could not be drawn").arg(path);
         return false;
     }
-    return true;
+    buffer.close();
+    return writeOutputFile(path, content, error);
 }
 
 } // namespace

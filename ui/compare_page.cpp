@@ -10,7 +10,6 @@
 #include <QListWidget>
 #include <QPixmap>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -20,6 +19,7 @@
 #include "engine/report/html_report.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
+#include "report_qt/file_writer.h"
 #include "report_qt/report_renderer.h"
 #include "ui/command_colors.h"
 #include "ui/comparison_table_model.h"
@@ -392,14 +392,7 @@ bool ComparePage::exportCsv(const QString& path, QString* error) const
             *error = tr("Nothing to export: no runs are being compared");
         return false;
     }
-    QSaveFile file(path);
-    const QByteArray csv = QByteArray::fromStdString(engine::comparisonCsv(*m_comparison));
-    if (!file.open(QIODevice::WriteOnly) || file.write(csv) != csv.size() || !file.commit()) {
-        if (error)
-            *error = tr("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return report::writeOutputFile(path, QByteArray::fromStdString(engine::comparisonCsv(*m_comparison)), error);
 }
 
 bool ComparePage::exportCharts(const QString& folder, QSize logicalSize, qreal devicePixelRatio, QStringList* written,
@@ -413,11 +406,8 @@ bool ComparePage::exportCharts(const QString& folder, QSize logicalSize, qreal d
     for (const ComparisonChartWidget* c : m_chartWidgets) {
         const QString path = QDir(folder).filePath(ComparisonChartWidget::fileStem(c->kind()) + QStringLiteral(".png"));
         const QImage image = ComparisonChartWidget::renderImage(c->kind(), m_charts, logicalSize, devicePixelRatio);
-        if (!image.save(path, "PNG")) {
-            if (error)
-                *error = tr("%1: the image could not be written").arg(path);
+        if (!report::writePngFile(path, image, error))
             return false;
-        }
         if (written)
             *written << path;
     }

@@ -3,9 +3,8 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
-#include <QImageWriter>
-#include <QSaveFile>
 
+#include "report_qt/file_writer.h"
 #include "ui/results_table_model.h"
 #include "ui/run_charts_widget.h"
 
@@ -13,19 +12,7 @@ namespace tacho::ui {
 
 bool ResultsExporter::writeCsv(const ResultsTableModel& model, const QString& path, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(model.toCsv().toUtf8());
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return report::writeOutputFile(path, model.toCsv().toUtf8(), error);
 }
 
 bool ResultsExporter::writeChartPng(const RunChartsWidget& charts, ChartKind kind, QSize logicalSize,
@@ -36,20 +23,7 @@ bool ResultsExporter::writeChartPng(const RunChartsWidget& charts, ChartKind kin
             *error = QStringLiteral("chart size %1×%2 is outside 100×80 … 8000×8000").arg(logicalSize.width()).arg(logicalSize.height());
         return false;
     }
-    const QImage image = charts.exportImage(kind, logicalSize, devicePixelRatio);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    QImageWriter writer(&file, "png");
-    if (!writer.write(image) || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, writer.errorString().isEmpty() ? file.errorString() : writer.errorString());
-        return false;
-    }
-    return true;
+    return report::writePngFile(path, charts.exportImage(kind, logicalSize, devicePixelRatio), error);
 }
 
 bool ResultsExporter::copyRunFile(const QString& runFilePath, const QString& path, QString* error)
@@ -59,13 +33,13 @@ bool ResultsExporter::copyRunFile(const QString& runFilePath, const QString& pat
             *error = QStringLiteral("this run has no run file (it could not be saved)");
         return false;
     }
-    QFile::remove(path);
-    if (!QFile::copy(runFilePath, path)) {
+    QFile source(runFilePath);
+    if (!source.open(QIODevice::ReadOnly)) {
         if (error)
-            *error = QStringLiteral("cannot copy %1 to %2").arg(runFilePath, path);
+            *error = QStringLiteral("cannot copy %1 to %2: %3").arg(runFilePath, path, source.errorString());
         return false;
     }
-    return true;
+    return report::writeOutputFile(path, source.readAll(), error);
 }
 
 bool ResultsExporter::exportAll(const ResultsTableModel& model, const RunChartsWidget& charts, const QString& runFilePath,

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "report_qt/file_writer.h"
 #include "ui/connection_profile.h"
 #include "ui/history_model.h"
 #include "ui/main_window.h"
@@ -148,8 +149,9 @@ bool ScriptedSession::saveScreenshot(const QString& path)
     // Labels changed in this same event: let their layouts settle first.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     const QPixmap picture = m_window->grab();
-    if (!picture.save(path, "PNG")) {
-        say(QStringLiteral("cannot write the screenshot %1").arg(path));
+    QString error;
+    if (!report::writePngFile(path, picture.toImage(), &error)) {
+        say(QStringLiteral("cannot write the screenshot: %1").arg(error));
         return false;
     }
     say(QStringLiteral("screenshot: %1 (%2×%3)").arg(path).arg(picture.width()).arg(picture.height()));

@@ -19,6 +19,7 @@
 #include "engine/cli/merge_command.h"
 #include "engine/cli/redis_benchmark_command.h"
 #include "engine/cli/report_command.h"
+#include "engine/cli/standard_output.h"
 #include "engine/cli/sweep_command.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
@@ -62,13 +63,19 @@ extern "C" void onInterrupt(int)
     }
 }
 
+// Ctrl+C, kill and a closed terminal or SSH session (SIGHUP) all stop the
+// run the same way, so its partial results and run file are saved. A signal
+// ignored when we started (nohup, `cmd &` in a script) stays ignored.
 void installInterruptHandler()
 {
     struct sigaction action {};
     action.sa_handler = onInterrupt;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    for (const int signal : { SIGINT, SIGTERM, SIGHUP }) {
+        struct sigaction previous {};
+        if (sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler != SIG_IGN)
+            sigaction(signal, &action, nullptr);
+    }
 }
 
 void usage(std::ostream& out)
@@ -144,9 +151,8 @@ void hideSecretsInArgv(int argc, char** argv)
     }
 }
 
-int main(int argc, char** argv)
+int runCommand(int argc, char** argv)
 {
-    std::signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         usage(std::cerr);
         return 2;
@@ -231,4 +237,16 @@ int main(int argc, char** argv)
     std::cerr << "tacho-cli: unknown command '" << command << "'\n";
     usage(std::cerr);
     return 2;
+}
+
+int main(int argc, char** argv)
+{
+    // A closed pipe is an error we report (standard_output.h), not a death.
+    std::signal(SIGPIPE, SIG_IGN);
+    tacho::engine::CheckedOutputBuffer standardOutput(STDOUT_FILENO);
+    std::streambuf* const stdioOutput = std::cout.rdbuf(&standardOutput);
+    const int status = tacho::engine::finishOutput(std::cout, standardOutput, std::cerr, "tacho-cli",
+                                                   runCommand(argc, argv));
+    std::cout.rdbuf(stdioOutput);
+    return status;
 }

@@ -1,34 +1,197 @@
 #include "engine/report/atomic_file.h"
 
 #include <cerrno>
-#include <cstdlib>
+#include <cstdint>
+#include <deque>
 #include <fcntl.h>
+#include <random>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace tacho::engine {
 
 namespace {
+
+constexpr long kProcSuperMagic = 0x9fa0;   // statfs f_type of /proc (linux/magic.h)
+constexpr int kMaxLinks = 40;              // the kernel's own limit (ELOOP)
 
 std::string cannotWrite(const std::string& path, const std::string& what, int code)
 {
     return "cannot write " + path + ": " + what + (code ? ": " + std::generic_category().message(code) : "");
 }
 
-// Where writeFileAtomically puts its temporary file: beside the link's
-// target for a link to a regular file, beside `path` otherwise.
-std::string replacedFile(const std::string& path)
+// Where a path leads once its links are followed, and whether something is there.
+struct Resolved {
+    std::string path;       // no links left in it (unless viaProc)
+    bool exists = false;
+    struct stat st {};      // of `path`, when it exists
+};
+
+std::vector<std::string> components(const std::string& path)
 {
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (char* real = ::realpath(path.c_str(), nullptr)) {
-            std::string target = real;
-            std::free(real);
-            return target;
-        }
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t slash = path.find('/', start);
+        const std::size_t end = slash == std::string::npos ? path.size() : slash;
+        if (end > start)
+            parts.push_back(path.substr(start, end - start));
+        start = end + 1;
     }
-    return path;
+    return parts;
+}
+
+std::string parentOf(const std::string& path)
+{
+    const std::size_t slash = path.rfind('/');
+    return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+// Follows `path` the way the kernel does with fs.protected_symlinks = 1,
+// whatever the sysctl says here: a link in a sticky world-writable folder
+// (/tmp) is followed only when it belongs to us or to the folder's owner.
+// Otherwise anyone could plant /tmp/report.csv -> ~victim/.bashrc and have
+// the victim's next run replace the target. Links of /proc (/dev/stdout ->
+// /proc/self/fd/1 -> pipe:[…]) are not text: the kernel resolves those.
+bool resolve(const std::string& path, Resolved* out, std::string* why, int* code)
+{
+    std::string done;   // resolved so far; "" is the root
+    if (path[0] != '/') {
+        std::vector<char> cwd(4096);
+        if (!::getcwd(cwd.data(), cwd.size())) {
+            *why = "cannot read the current folder";
+            *code = errno;
+            return false;
+        }
+        done = cwd.data();
+        if (done == "/")
+            done.clear();
+    }
+    std::deque<std::string> todo;
+    for (auto& part : components(path))
+        todo.push_back(std::move(part));
+    int links = 0;
+    while (!todo.empty()) {
+        const std::string part = std::move(todo.front());
+        todo.pop_front();
+        if (part == ".")
+            continue;
+        if (part == "..") {
+            done = parentOf(done.empty() ? "/" : done);
+            if (done == "/")
+                done.clear();
+            continue;
+        }
+        const std::string candidate = done + "/" + part;
+        struct stat st {};
+        if (::lstat(candidate.c_str(), &st) != 0) {
+            if (errno == ENOENT && todo.empty()) {   // a new file: fine, its folder exists
+                out->path = candidate;
+                out->exists = false;
+                return true;
+            }
+            *why = errno == ENOENT ? "no such folder" : "cannot look up " + candidate;
+            *code = errno;
+            return false;
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            if (!todo.empty() && !S_ISDIR(st.st_mode)) {
+                *why = candidate + " is not a folder";
+                *code = 0;
+                return false;
+            }
+            done = candidate;
+            continue;
+        }
+        if (++links > kMaxLinks) {
+            *why = "too many levels of symbolic links";
+            *code = 0;
+            return false;
+        }
+        const std::string folder = done.empty() ? "/" : done;
+        struct stat dir {};
+        if (::stat(folder.c_str(), &dir) != 0) {
+            *why = "cannot look up " + folder;
+            *code = errno;
+            return false;
+        }
+        const bool shared = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+        if (shared && st.st_uid != ::geteuid() && st.st_uid != dir.st_uid) {
+            *why = "it is a symbolic link in the shared folder " + folder
+                + " owned by another user; not followed (as the kernel refuses with fs.protected_symlinks)";
+            *code = 0;
+            return false;
+        }
+        struct statfs fs {};
+        if (::statfs(folder.c_str(), &fs) == 0 && fs.f_type == kProcSuperMagic) {
+            // A magic link: the rest of the path is the kernel's to follow.
+            std::string rest = candidate;
+            for (const auto& more : todo)
+                rest += "/" + more;
+            out->path = rest;
+            out->exists = ::stat(rest.c_str(), &out->st) == 0;
+            if (out->exists && S_ISREG(out->st.st_mode)) {
+                // A file behind /proc/self/fd/N: replace that file itself.
+                std::vector<char> target(4096);
+                const ssize_t n = ::readlink(rest.c_str(), target.data(), target.size() - 1);
+                if (n > 0 && target[0] == '/' && ::access(std::string(target.data(), std::size_t(n)).c_str(), F_OK) == 0)
+                    out->path.assign(target.data(), std::size_t(n));
+            }
+            return true;
+        }
+        std::vector<char> target(4096);
+        const ssize_t n = ::readlink(candidate.c_str(), target.data(), target.size() - 1);
+        if (n < 0) {
+            *why = "cannot read the link " + candidate;
+            *code = errno;
+            return false;
+        }
+        const std::string text(target.data(), std::size_t(n));
+        auto parts = components(text);
+        todo.insert(todo.begin(), parts.begin(), parts.end());
+        if (!text.empty() && text[0] == '/')
+            done.clear();
+    }
+    out->path = done.empty() ? "/" : done;
+    out->exists = ::stat(out->path.c_str(), &out->st) == 0;
+    return true;
+}
+
+// A temporary file beside `target`, created by the kernel with mode 0666
+// less the umask (mkstemp would give 0600, and fchmod cannot know the umask).
+int createTemporary(const std::string& target, std::string* temp)
+{
+    static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    std::random_device entropy;
+    std::mt19937_64 random((std::uint64_t(entropy()) << 32) ^ entropy() ^ std::uint64_t(::getpid()));
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        *temp = target + ".tmp-";
+        for (int i = 0; i < 8; ++i)
+            *temp += kLetters[random() % (sizeof(kLetters) - 1)];
+        const int fd = ::open(temp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+bool writeAll(int fd, const std::string& content)
+{
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        done += std::size_t(n);
+    }
+    return true;
 }
 
 } // namespace
@@ -42,18 +205,22 @@ bool checkWritable(const std::string& path, std::string* error)
     };
     if (path.empty())
         return failWith("empty path", 0);
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode))
+    Resolved target;
+    std::string why;
+    int code = 0;
+    if (!resolve(path, &target, &why, &code))
+        return failWith(why, code);
+    if (target.exists && !S_ISREG(target.st.st_mode)) {
+        if (S_ISDIR(target.st.st_mode))
             return failWith("is a folder", 0);
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);   // no O_TRUNC: only asking
+        const int fd = ::open(target.path.c_str(), O_WRONLY | O_CLOEXEC);   // no O_TRUNC: only asking
         if (fd < 0)
             return failWith("cannot open", errno);
         ::close(fd);
         return true;
     }
-    std::string temp = replacedFile(path) + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
+    std::string temp;
+    const int fd = createTemporary(target.path, &temp);
     if (fd < 0)
         return failWith("cannot create a temporary file in its folder", errno);
     ::close(fd);
@@ -70,60 +237,57 @@ bool writeFileAtomically(const std::string& path, const std::string& content, st
     };
     if (path.empty())
         return failWith("empty path", 0);
-    const auto writeAll = [&](int fd) {
-        std::size_t done = 0;
-        while (done < content.size()) {
-            const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return false;
-            }
-            done += std::size_t(n);
-        }
-        return true;
-    };
+    Resolved target;
+    std::string why;
+    int code = 0;
+    if (!resolve(path, &target, &why, &code))
+        return failWith(why, code);
     // Not a regular file (/dev/stdout, a pipe, a terminal): written in
     // place; renaming over it would replace the device node or the link.
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode))
+    if (target.exists && !S_ISREG(target.st.st_mode)) {
+        if (S_ISDIR(target.st.st_mode))
             return failWith("is a folder", 0);
-        const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        const int fd = ::open(target.path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
         if (fd < 0)
             return failWith("cannot open", errno);
-        const bool ok = writeAll(fd);
-        const int code = errno;
+        const bool ok = writeAll(fd, content);
+        const int writeCode = errno;
         ::close(fd);
-        return ok ? true : failWith("write failed", code);
+        return ok ? true : failWith("write failed", writeCode);
     }
-    // A link to a regular file: replace the file it points to, keep the link.
-    const std::string target = replacedFile(path);
-    std::string temp = target + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
+    // A link (one we may follow) to a regular file: replace the file it
+    // points to, keep the link.
+    std::string temp;
+    const int fd = createTemporary(target.path, &temp);
     if (fd < 0)
         return failWith("cannot create a temporary file in its folder", errno);
     const auto abandon = [&](const std::string& what) {
-        const int code = errno;
+        const int failure = errno;
         ::close(fd);
         ::unlink(temp.c_str());
-        return failWith(what, code);
+        return failWith(what, failure);
     };
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    if (!writeAll(fd))
+    if (target.exists) {
+        // A replaced file keeps its owner (where we may give it) and mode;
+        // set-id bits only when the owner stayed.
+        const bool owned = ::fchown(fd, target.st.st_uid, target.st.st_gid) == 0;
+        const mode_t mode = target.st.st_mode & (owned ? 07777 : 0777);
+        if (::fchmod(fd, mode) != 0)
+            return abandon("cannot set permissions");
+    }
+    if (!writeAll(fd, content))
         return abandon("write failed");
     if (::fsync(fd) != 0)
         return abandon("flush to disk failed");
     if (::close(fd) != 0) {
-        const int code = errno;
+        const int failure = errno;
         ::unlink(temp.c_str());
-        return failWith("write failed", code);
+        return failWith("write failed", failure);
     }
-    if (::rename(temp.c_str(), target.c_str()) != 0) {
-        const int code = errno;
+    if (::rename(temp.c_str(), target.path.c_str()) != 0) {
+        const int failure = errno;
         ::unlink(temp.c_str());
-        return failWith("cannot replace the file", code);
+        return failWith("cannot replace the file", failure);
     }
     return true;
 }

@@ -6,8 +6,13 @@
 
 namespace tacho::engine {
 
-// Writes `content` to `path` atomically (mode 0644). A link to a regular
-// file keeps the link and replaces its target; something that is not a
+// Writes `content` to `path` atomically: every output file of Tacho goes
+// through here. A new file gets 0666 less the umask; a replaced file keeps
+// its mode and, where we may give it, its owner. A link to a regular file
+// keeps the link and replaces its target, unless the link is one the kernel
+// refuses to follow with fs.protected_symlinks = 1 (in a sticky
+// world-writable folder, owned by neither us nor the folder's owner): then
+// nothing is written, whatever the sysctl says. Something that is not a
 // regular file (/dev/stdout, a pipe) is written in place. False with a
 // message naming the path on failure; the temporary file is removed.
 bool writeFileAtomically(const std::string& path, const std::string& content, std::string* error);
