@@ -20,6 +20,16 @@ namespace tacho::engine {
 
 namespace {
 
+// Adds `node` to the test's list of nodes talked to, unless it is there.
+void noteContact(std::vector<ClusterContact>& contacts, const ClusterNode& node)
+{
+    const std::string address = node.address();
+    for (const ClusterContact& known : contacts)
+        if (known.address == address)
+            return;
+    contacts.push_back(ClusterContact { address, node.source.empty() ? "unknown" : node.source });
+}
+
 // Raises the soft open-files limit to what `connections` need (up to the
 // hard limit); says clearly when the hard limit is too low.
 bool ensureFileLimit(std::uint64_t connections, std::string* error)
@@ -161,6 +171,9 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             test.failure = error;
             return test;
         }
+        test.clusterNodes.push_back(ClusterContact { m_config.endpoint.describe(), "seed" });
+        for (const int node : map->servingNodes())
+            noteContact(test.clusterNodes, map->nodes()[static_cast<std::size_t>(node)]);
         targets.clear();
         for (const ClusterNode& node : map->nodes())
             targets.push_back(nodeEndpoint(m_config.endpoint, node));
@@ -448,6 +461,11 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 test.nodes.push_back(std::move(node));
         }
     }
+
+    test.redirectFailures = total.redirectFailures;
+    for (auto& worker : workers)   // joined: their slot maps are ours to read
+        for (const ClusterNode& node : worker->contactedNodes())
+            noteContact(test.clusterNodes, node);
 
     for (auto& worker : workers) {
         if (worker->phase() == Worker::Phase::Failed) {
