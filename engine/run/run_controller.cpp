@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/cluster/cluster_discovery.h"
+#include "engine/cluster/cluster_ready.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/sync_client.h"
 #include "engine/run/interval_series.h"
@@ -171,9 +172,19 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             test.failure = error;
             return test;
         }
+        // A cluster just created (or failed over) can still answer
+        // CLUSTERDOWN from some master: wait, bounded, until all say ok.
+        const ClusterReadiness ready = waitForClusterOk(m_config, *map, kClusterReadyTimeoutMs, m_onNotice,
+                                                        [this] { return m_stop.load() || m_cancel.load(); });
+        test.clusterWait = ready.note;
         test.clusterNodes.push_back(ClusterContact { m_config.endpoint.describe(), "seed" });
         for (const int node : map->servingNodes())
             noteContact(test.clusterNodes, map->nodes()[static_cast<std::size_t>(node)]);
+        if (!ready.ok) {
+            test.status = ready.error.empty() ? RunStatus::Stopped : RunStatus::Failed;
+            test.failure = ready.error;
+            return test;
+        }
         targets.clear();
         for (const ClusterNode& node : map->nodes())
             targets.push_back(nodeEndpoint(m_config.endpoint, node));

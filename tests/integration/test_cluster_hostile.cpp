@@ -16,24 +16,18 @@
 #include <vector>
 
 #include "support/cli_runner.h"
+#include "support/run_file_json.h"
 #include "support/scripted_server.h"
 
 using tacho::test::CliResult;
 using tacho::test::Conversation;
 using tacho::test::ScriptedServer;
 using tacho::test::describeCliResult;
+using tacho::test::firstTestInRunFile;
 using tacho::test::runCli;
 using tacho::test::upperAscii;
 
 namespace {
-
-QJsonObject firstTest(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value("tests").toArray().at(0).toObject();
-}
 
 // A cluster node's control-plane answers: CLUSTER SLOTS says `owner` serves
 // every slot; CLUSTER SHARDS is unknown (as before Redis 7); CLUSTER INFO is ok.
@@ -114,7 +108,7 @@ private slots:
         QCOMPARE(asking.load(), 200);
         QCOMPARE(resent.load(), 200);
         QCOMPARE(mismatched.load(), 0);
-        const QJsonObject test = firstTest(path);
+        const QJsonObject test = firstTestInRunFile(path);
         QCOMPARE(test.value("requests").toInteger(), 200);
         QCOMPARE(test.value("errors").toInteger(), 0);
         QCOMPARE(test.value("asked").toInteger(), 200);
@@ -178,7 +172,7 @@ private slots:
         QVERIFY2(!r.err.contains("AddressSanitizer"), qPrintable(describeCliResult(r)));
         // Each request: the first try and 5 redirects, 6 SETs on the nodes.
         QCOMPARE(setsA.load() + setsB.load(), 20 * 6);
-        const QJsonObject test = firstTest(path);
+        const QJsonObject test = firstTestInRunFile(path);
         QVERIFY2(!test.isEmpty(), qPrintable(describeCliResult(r)));
         QCOMPARE(test.value("requests").toInteger(), 20);
         QCOMPARE(test.value("errors").toInteger(), 20);
