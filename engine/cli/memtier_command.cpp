@@ -46,6 +46,22 @@ std::uint64_t allKeysPerClient(const MemtierInvocation& inv)
     return w.usesPattern(KeyPattern::Parallel) ? (keys + connections - 1) / connections : keys;
 }
 
+// -n allkeys: the keys of the range that no successful request of the primary
+// command (SET; GET without SETs; the first --command) covered: error replies
+// (CLUSTERDOWN from a cluster not yet ready), requests never answered or never
+// sent. nullopt when the counts cannot tell (MGET carries a varying number).
+std::optional<std::uint64_t> allKeysMissed(const MemtierInvocation& inv, const TestResult& test)
+{
+    const MemtierWorkload& w = inv.workload;
+    const std::size_t primary = w.arbitrary() || w.setRatio > 0 ? 0 : 1;
+    if (primary >= test.commands.size() || (primary == 1 && w.multiKeyGet > 0))
+        return std::nullopt;
+    const std::uint64_t perRequest = w.arbitrary() ? std::max<std::size_t>(1, w.commands.front().keyCount()) : 1;
+    const CommandResult& command = test.commands[primary];
+    const std::uint64_t covered = (command.requests - std::min(command.requests, command.errors)) * perRequest;
+    return w.keyCount() > covered ? w.keyCount() - covered : 0;
+}
+
 // memtier's "configuration" object, with our values; secrets are never written.
 void writeConfiguration(JsonWriter& w, const MemtierInvocation& inv)
 {
@@ -167,6 +183,7 @@ RunResult runWithProgress(RunController& controller, const CommandIo& io, const 
 {
     std::ostream& err = *io.err;
     bool shown = false;
+    controller.onNotice([&](const std::string& text) { err << kPrefix << text << "\n" << std::flush; });
     controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
         if (!io.interactive)
             return;
@@ -345,9 +362,14 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     };
     if (preloadResult && !preloadResult->tests.empty()) {
         const TestResult& test = preloadResult->tests.front();
-        notes << "PRELOAD: " << test.requests << " keys written (" << inv.workload.keys.prefix
+        notes << "PRELOAD: " << test.requests - std::min(test.requests, test.errors) << " keys written (" << inv.workload.keys.prefix
               << inv.workload.keys.minimum << " .. " << inv.workload.keys.prefix << inv.workload.keys.maximum << ")\n";
         testNotes(test, "PRELOAD");
+        if (test.errors > 0 || test.unanswered > 0) {   // the preload fills every key, or fails
+            notes << "PRELOAD: " << test.errors + test.unanswered << " keys not written (" << test.errors
+                  << " error replies, " << test.unanswered << " unanswered): the key range is incomplete\n";
+            status = 1;
+        }
     }
     for (std::size_t i = 0; i < result.tests.size(); ++i) {
         const TestResult& test = result.tests[i];
@@ -359,9 +381,27 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         }
         testNotes(test, label);
     }
-    if (anything && inv.workload.allKeys && inv.workload.usesPattern(KeyPattern::Parallel))
-        notes << "allkeys: " << inv.workload.keyCount() << " keys split over " << inv.config.connections
-              << " connections, " << perClient << " or fewer each, every key exactly once\n";
+    if (anything && inv.workload.allKeys && inv.workload.usesPattern(KeyPattern::Parallel)) {
+        // The claim holds only for a run whose every request succeeded.
+        bool incomplete = false;
+        for (const TestResult& test : result.tests) {
+            if (test.errors == 0 && test.unanswered == 0 && test.status == RunStatus::Completed)
+                continue;
+            incomplete = true;
+            const std::optional<std::uint64_t> missed = allKeysMissed(inv, test);
+            const char* verb = inv.workload.arbitrary() || inv.workload.setRatio > 0 ? "written" : "read";
+            notes << "allkeys: " << (result.tests.size() > 1 ? test.name + ": " : std::string())
+                  << (missed ? std::to_string(*missed) : std::string("some")) << " of " << inv.workload.keyCount()
+                  << " keys not " << verb << " (" << test.errors << " error replies, " << test.unanswered
+                  << " unanswered" << (test.status == RunStatus::Completed ? "" : ", run not completed")
+                  << "): the key range is incomplete\n";
+        }
+        if (incomplete)
+            status = 1;
+        else if (!result.tests.empty())
+            notes << "allkeys: " << inv.workload.keyCount() << " keys split over " << inv.config.connections
+                  << " connections, " << perClient << " or fewer each, every key exactly once\n";
+    }
     if (!notes.str().empty())
         text << "\n\n" << notes.str();
 

@@ -68,6 +68,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     RunController controller(config);
     if (io.onController)
         io.onController(&controller);
+    controller.onNotice([&](const std::string& text) { err << kPrefix << text << "\n" << std::flush; });
 
     const ReportStyle style = invocation.style;
     bool progressShown = false;

@@ -71,6 +71,7 @@ bool discoverCluster(const RunConfig& seed, SlotMap& out, std::string* error, To
         if (!parsed && command == TopologyCommand::Shards)
             return fail(error, where + ": " + shardsProblem);
     }
+    const bool viaShards = parsed;
     if (!parsed) {
         // Before Redis 7 (unknown subcommand), an ACL or a proxy that allows only CLUSTER
         // SLOTS, or a CLUSTER SHARDS reply we could not read: CLUSTER SLOTS.
@@ -87,6 +88,9 @@ bool discoverCluster(const RunConfig& seed, SlotMap& out, std::string* error, To
             return fail(error, where + ": " + slotsProblem + (mentionShards ? " (and " + shardsProblem + ")" : ""));
         }
     }
+    const std::string source = (viaShards ? "CLUSTER SHARDS of " : "CLUSTER SLOTS of ") + where;
+    for (std::size_t i = 0; i < out.nodes().size(); ++i)
+        out.noteSource(static_cast<int>(i), source);
     if (!out.complete())
         return fail(error, where + ": the cluster is missing slots " + out.missingSlots()
                                + " (no node serves them: CLUSTERDOWN)");

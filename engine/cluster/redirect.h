@@ -7,6 +7,12 @@
 
 namespace tacho::engine {
 
+// Redirects one request may follow (MOVED and ASK together) before it fails
+// as the error reply it last got. A live reshard costs a request at most a
+// MOVED and an ASK; five leave room for a failover during one, and stop two
+// nodes that send a request to each other (or one to itself) for ever.
+constexpr std::uint8_t kMaxRedirects = 5;
+
 struct Redirect {
     bool ask = false;          // ASK (send ASKING, then the request, to that node once); false: MOVED
     std::uint16_t slot = 0;    // < 16384

@@ -130,6 +130,12 @@ int SlotMap::findNode(std::string_view host, std::uint16_t port) const
     return kNoNode;
 }
 
+void SlotMap::noteSource(int node, std::string_view source)
+{
+    if (node >= 0 && static_cast<std::size_t>(node) < m_nodes.size() && m_nodes[static_cast<std::size_t>(node)].source.empty())
+        m_nodes[static_cast<std::size_t>(node)].source = std::string(source);
+}
+
 int SlotMap::addNode(const ClusterNode& node)
 {
     const int existing = findNode(node.host, node.port);

@@ -26,6 +26,7 @@ struct ClusterNode {
     std::uint16_t port = 0;      // the port for our kind of connection (TLS port over TLS)
     std::string id;              // 40-hex node id; empty when learnt from a redirect
     bool master = true;          // role as last seen (a promoted replica becomes true via update())
+    std::string source;          // how we learnt of it: "CLUSTER SHARDS of 127.0.0.1:7000", "MOVED from …"
 
     std::string address() const;   // "127.0.0.1:7000", "[::1]:7000"
 };
@@ -55,6 +56,8 @@ public:
     // (filling in its id and role when given). Returns its index.
     int addNode(const ClusterNode& node);
     int findNode(std::string_view host, std::uint16_t port) const;   // kNoNode if unknown
+    // Records how `node` was learnt, unless that is already known.
+    void noteSource(int node, std::string_view source);
     const std::vector<ClusterNode>& nodes() const { return m_nodes; }
 
     // Nodes serving at least one slot, by index: those to connect to.

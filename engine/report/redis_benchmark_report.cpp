@@ -174,6 +174,8 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
         }
         out += "\n";
     }
+    if (test.redirectFailures)
+        out += "  requests failed after too many cluster redirects: " + std::to_string(test.redirectFailures) + "\n";
     if (!test.firstErrors.empty()) {
         out += "  first errors:\n";
         for (const std::string& message : test.firstErrors)

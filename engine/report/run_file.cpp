@@ -197,6 +197,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("asked", t.asked);
         w.field("retried", t.retried);
         w.field("topologyRefreshes", t.topologyRefreshes);
+        w.field("redirectFailures", t.redirectFailures);
         w.key("nodes").beginArray();
         for (const NodeResult& node : t.nodes) {
             w.beginObject();
@@ -208,6 +209,21 @@ void writeTest(JsonWriter& w, const TestResult& t)
         }
         w.endArray();
     }
+
+    // Cluster: every node the test talked to and where its address came from
+    // (redirects may point anywhere), and any wait for the cluster to be ready.
+    if (!t.clusterNodes.empty()) {
+        w.key("clusterNodes").beginArray();
+        for (const ClusterContact& node : t.clusterNodes) {
+            w.beginObject();
+            w.field("address", node.address);
+            w.field("source", node.source);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!t.clusterWait.empty())
+        w.field("clusterWait", t.clusterWait);
 
     w.key("intervals").beginArray();
     for (const IntervalPoint& p : t.intervals) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/cluster/cluster_discovery.h"
+#include "engine/cluster/cluster_ready.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/sync_client.h"
 #include "engine/run/interval_series.h"
@@ -19,6 +20,16 @@
 namespace tacho::engine {
 
 namespace {
+
+// Adds `node` to the test's list of nodes talked to, unless it is there.
+void noteContact(std::vector<ClusterContact>& contacts, const ClusterNode& node)
+{
+    const std::string address = node.address();
+    for (const ClusterContact& known : contacts)
+        if (known.address == address)
+            return;
+    contacts.push_back(ClusterContact { address, node.source.empty() ? "unknown" : node.source });
+}
 
 // Raises the soft open-files limit to what `connections` need (up to the
 // hard limit); says clearly when the hard limit is too low.
@@ -159,6 +170,19 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (!discoverCluster(m_config, *map, &error)) {
             test.status = RunStatus::Failed;
             test.failure = error;
+            return test;
+        }
+        // A cluster just created (or failed over) can still answer
+        // CLUSTERDOWN from some master: wait, bounded, until all say ok.
+        const ClusterReadiness ready = waitForClusterOk(m_config, *map, kClusterReadyTimeoutMs, m_onNotice,
+                                                        [this] { return m_stop.load() || m_cancel.load(); });
+        test.clusterWait = ready.note;
+        test.clusterNodes.push_back(ClusterContact { m_config.endpoint.describe(), "seed" });
+        for (const int node : map->servingNodes())
+            noteContact(test.clusterNodes, map->nodes()[static_cast<std::size_t>(node)]);
+        if (!ready.ok) {
+            test.status = ready.error.empty() ? RunStatus::Stopped : RunStatus::Failed;
+            test.failure = ready.error;
             return test;
         }
         targets.clear();
@@ -448,6 +472,11 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 test.nodes.push_back(std::move(node));
         }
     }
+
+    test.redirectFailures = total.redirectFailures;
+    for (auto& worker : workers)   // joined: their slot maps are ours to read
+        for (const ClusterNode& node : worker->contactedNodes())
+            noteContact(test.clusterNodes, node);
 
     for (auto& worker : workers) {
         if (worker->phase() == Worker::Phase::Failed) {

@@ -37,12 +37,15 @@ public:
     using SnapshotCallback = std::function<void(std::shared_ptr<const IntervalSnapshot>)>;
     // Receives the run's environment too (filled by the probe before the first test).
     using TestCallback = std::function<void(const TestResult&, const Environment&)>;
+    // One line worth showing the user now (e.g. waiting for a cluster to be ready).
+    using NoticeCallback = std::function<void(const std::string&)>;
 
     explicit RunController(RunConfig config);
 
     // Called on the thread that runs run().
     void onSnapshot(SnapshotCallback callback) { m_onSnapshot = std::move(callback); }
     void onTestFinished(TestCallback callback) { m_onTest = std::move(callback); }
+    void onNotice(NoticeCallback callback) { m_onNotice = std::move(callback); }
 
     // Blocking. Never throws for server or network problems: they end up in
     // the result's status and failure.
@@ -60,6 +63,7 @@ private:
     std::string m_transport;            // what the last test's workers ran on
     SnapshotCallback m_onSnapshot;
     TestCallback m_onTest;
+    NoticeCallback m_onNotice;
     std::atomic<bool> m_stop { false };
     std::atomic<bool> m_cancel { false };
 };

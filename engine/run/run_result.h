@@ -65,6 +65,12 @@ struct NodeResult {
     LatencyHistogram latency;            // ns
 };
 
+// A cluster node a test talked to, and how the run learnt of it.
+struct ClusterContact {
+    std::string address;                 // "127.0.0.1:7000"
+    std::string source;                  // "seed", "CLUSTER SHARDS of 127.0.0.1:7000", "MOVED from 127.0.0.1:7001", …
+};
+
 // The server's own count, taken from INFO commandstats before and after.
 struct ServerCrossCheck {
     bool available = false;              // false when INFO could not be read
@@ -114,6 +120,9 @@ struct TestResult {
     std::uint64_t asked = 0;
     std::uint64_t retried = 0;
     std::uint64_t topologyRefreshes = 0;
+    std::uint64_t redirectFailures = 0;  // requests that got kMaxRedirects redirects and then failed
+    std::vector<ClusterContact> clusterNodes;   // every node talked to: seed first, then as learnt
+    std::string clusterWait;             // what the test waited for before traffic (empty: nothing)
     ServerCrossCheck crossCheck;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed

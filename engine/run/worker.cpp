@@ -87,6 +87,20 @@ Worker::Connection& Worker::addConnection(Client& client, int node)
     return *m_connections.back();
 }
 
+std::vector<ClusterNode> Worker::contactedNodes() const
+{
+    std::vector<ClusterNode> out;
+    std::vector<bool> seen(m_slots.nodes().size(), false);
+    for (const auto& c : m_connections) {
+        const std::size_t node = static_cast<std::size_t>(c->node);
+        if (m_cluster && node < seen.size() && !seen[node]) {
+            seen[node] = true;
+            out.push_back(m_slots.nodes()[node]);
+        }
+    }
+    return out;
+}
+
 Worker::~Worker()
 {
     m_io.reset();   // first: a ring's pending operations point into the connections
@@ -422,11 +436,17 @@ void Worker::onBytes(Connection& c, std::string_view received)
         const std::string_view bytes = m_cluster ? c.popSent(request.length) : std::string_view();
         if (request.command == kAskingMarker)
             return;   // +OK to our ASKING
+        bool redirectFailed = false;   // this reply ends a request that hit kMaxRedirects
         if (m_cluster && (reply.error == ErrorKind::Moved || reply.error == ErrorKind::Ask)) {
-            const std::optional<Redirect> target = parseRedirect(reply.errorText);
-            if (!target || !redirect(c, request, bytes, *target, false))
-                problem = "cannot follow redirect from " + describeNode(c.node) + ": " + std::string(reply.errorText);
-            return;   // still in flight, on another node
+            if (request.redirects < kMaxRedirects) {
+                const std::optional<Redirect> target = parseRedirect(reply.errorText);
+                if (!target || !redirect(c, request, bytes, *target, false))
+                    problem = "cannot follow redirect from " + describeNode(c.node) + ": " + std::string(reply.errorText);
+                return;   // still in flight, on another node
+            }
+            // Nodes sending it round in circles: it fails as the error reply it got.
+            ++m_current.redirectFailures;
+            redirectFailed = true;
         }
         --client.inflight;
         if (request.dueNs < m_warmupEndNs) {
@@ -449,7 +469,13 @@ void Worker::onBytes(Connection& c, std::string_view received)
             ++command.errors;
             if (node)
                 ++node->errors;
-            m_current.noteError(reply.error, reply.errorText);
+            if (redirectFailed) {
+                m_current.noteError(reply.error, "request failed after " + std::to_string(kMaxRedirects)
+                                                     + " redirects (a redirect loop?), the last from "
+                                                     + describeNode(c.node) + ": " + std::string(reply.errorText));
+            } else {
+                m_current.noteError(reply.error, reply.errorText);
+            }
         } else if (reply.miss) {
             ++command.misses;
         } else {
@@ -496,6 +522,9 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
         ++(retry ? m_current.retried : m_current.moved);
         node = m_slots.update(target.slot, host, target.port);
     }
+    if (m_slots.nodes()[static_cast<std::size_t>(node)].source.empty())
+        m_slots.noteSource(node, std::string(retry ? "re-sent after losing " : ask ? "ASK from " : "MOVED from ")
+                                     + describeNode(c.node));
     if (static_cast<std::size_t>(node) >= m_plan.nodeAddresses.size()) {
         // A node we have never seen (resharding to a new master): resolve it
         // once; blocking, but rare.
@@ -524,6 +553,13 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
     }
     if (to->backingOff || to->state == Connection::State::Done)
         return false;
+    // Sent back to the node that answered: `bytes` lies in that connection's
+    // sent log, which the appends below may reallocate. Copy it first.
+    std::string own;
+    if (to == &c) {
+        own.assign(bytes);
+        bytes = own;
+    }
     if (ask) {
         to->out += kAskingCommand;
         to->sentLog += kAskingCommand;
@@ -532,7 +568,8 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
     }
     to->out.append(bytes);
     to->sentLog.append(bytes);
-    to->push(InFlight { request.dueNs, request.sentNs, request.command, static_cast<std::uint32_t>(bytes.size()) });
+    to->push(InFlight { request.dueNs, request.sentNs, request.command, static_cast<std::uint32_t>(bytes.size()),
+                        static_cast<std::uint8_t>(request.redirects + 1) });
     if (to->fd >= 0 && to->state == Connection::State::Running)
         flush(*to);
     return true;

@@ -88,6 +88,9 @@ public:
     Phase waitUntilConnected(int timeoutMs);
     // The transport the worker runs on (valid once past Connecting).
     IoBackend transport() const;
+    // Cluster: the nodes this worker opened connections to, with how it
+    // learnt of them. Only once its thread has ended.
+    std::vector<ClusterNode> contactedNodes() const;
 
 private:
     struct Client;
@@ -100,6 +103,7 @@ private:
         std::uint64_t sentNs;
         std::uint32_t command;
         std::uint32_t length;
+        std::uint8_t redirects = 0;   // cluster: MOVED/ASK followed so far (≤ kMaxRedirects)
     };
     struct Timer {
         std::uint64_t dueNs;

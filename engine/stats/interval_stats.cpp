@@ -62,6 +62,7 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
         nodes[i].mergeFrom(other.nodes[i]);
     moved += other.moved;
     asked += other.asked;
+    redirectFailures += other.redirectFailures;
     retried += other.retried;
     topologyRefreshes += other.topologyRefreshes;
     clientGap.add(other.clientGap);
@@ -88,7 +89,7 @@ void IntervalStats::clear()
         command.clear();
     for (auto& node : nodes)
         node.clear();
-    moved = asked = retried = topologyRefreshes = 0;
+    moved = asked = retried = redirectFailures = topologyRefreshes = 0;
     clientGap.reset();
     reconnects = connectErrors = warmupRequests = unanswered = replyTimeouts = maxSendLagNs = 0;
     lastReplyNs = 0;

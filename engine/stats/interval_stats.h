@@ -54,6 +54,7 @@ struct IntervalStats {
     std::uint64_t moved = 0;         // cluster: MOVED redirects followed
     std::uint64_t asked = 0;         // cluster: ASK redirects followed
     std::uint64_t retried = 0;       // cluster: requests re-sent after their node was lost
+    std::uint64_t redirectFailures = 0;   // cluster: requests failed after kMaxRedirects redirects
     std::uint64_t topologyRefreshes = 0;
     std::uint64_t maxSendLagNs = 0;  // open loop: latest send behind its due time
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
