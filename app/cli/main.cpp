@@ -19,8 +19,10 @@
 #include "engine/cli/merge_command.h"
 #include "engine/cli/redis_benchmark_command.h"
 #include "engine/cli/report_command.h"
+#include "engine/cli/secrets.h"
 #include "engine/cli/standard_output.h"
 #include "engine/cli/sweep_command.h"
+#include "engine/resp/printable_text.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
 #ifdef TACHO_REPORT_PLUGIN_FROM_CLI
@@ -122,33 +124,39 @@ int runReportWithQt(int argc, char** argv, const std::vector<std::string>& args)
 }
 #endif
 
+// Runs a command whose text comes from run files (test names, hosts,
+// server versions, error messages) with its standard output and error
+// made printable: control characters from a crafted file never reach the
+// terminal raw (engine/resp/printable_text.h).
+template <class Command>
+int withPrintableOutput(Command command)
+{
+    tacho::engine::PrintableStreamBuf outBuffer(std::cout.rdbuf());
+    tacho::engine::PrintableStreamBuf errBuffer(std::cerr.rdbuf());
+    std::ostream out(&outBuffer);
+    std::ostream err(&errBuffer);
+    const int status = command(out, err);
+    out.flush();
+    err.flush();
+    if (!out)
+        std::cout.setstate(std::ios::badbit);   // a write error stays visible to whoever checks std::cout
+    if (!err)
+        std::cerr.setstate(std::ios::badbit);
+    return status;
+}
+
 } // namespace
 
 // Overwrites passwords in the process's own argv (what ps and
-// /proc/<pid>/cmdline show) once they have been copied: the value after -a,
-// --pass, --auth, --password, --authenticate (memtier), and the user info of
-// redis:// / rediss:// URIs.
+// /proc/<pid>/cmdline show) once they have been copied; which bytes are
+// passwords is the engine's one rule (engine/cli/secrets.h).
 void hideSecretsInArgv(int argc, char** argv)
 {
-    const auto blank = [](char* from, char* to) { std::fill(from, to, '*'); };
-    for (int i = 2; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if ((arg == "-a" || arg == "--pass" || arg == "--auth" || arg == "--password" || arg == "--authenticate")
-            && i + 1 < argc) {
-            char* value = argv[++i];
-            blank(value, value + std::strlen(value));
-            continue;
-        }
-        for (const char* option : { "--pass=", "--auth=", "--password=", "--authenticate=" })
-            if (arg.starts_with(option))
-                blank(argv[i] + std::strlen(option), argv[i] + arg.size());
-        if (arg.size() > 2 && arg.starts_with("-a"))   // getopt's attached form: -aSECRET
-            blank(argv[i] + 2, argv[i] + arg.size());
-        const std::size_t scheme = arg.find("://");
-        const std::size_t at = arg.find('@');
-        if (scheme != std::string_view::npos && at != std::string_view::npos && at > scheme)
-            blank(argv[i] + scheme + 3, argv[i] + at);
-    }
+    if (argc < 2)
+        return;
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    for (const tacho::engine::SecretSpan& span : tacho::engine::findSecrets(argv[1], args))
+        std::fill(argv[2 + span.word] + span.begin, argv[2 + span.word] + span.end, '*');
 }
 
 int runCommand(int argc, char** argv)
@@ -224,15 +232,21 @@ int runCommand(int argc, char** argv)
                                      : tacho::engine::runSweepCommand(args, io);
     }
     if (command == "compare")
-        return tacho::engine::runCompareCommand(args, std::cout, std::cerr);
+        return withPrintableOutput([&](std::ostream& out, std::ostream& err) {
+            return tacho::engine::runCompareCommand(args, out, err);
+        });
     if (command == "merge")
-        return tacho::engine::runMergeCommand(args, std::cout, std::cerr);
+        return withPrintableOutput([&](std::ostream& out, std::ostream& err) {
+            return tacho::engine::runMergeCommand(args, out, err);
+        });
     if (command == "report") {
 #ifdef TACHO_REPORT_PLUGIN_FROM_CLI
         if (tacho::engine::reportNeedsRenderers(args))
             return runReportWithQt(argc, argv, args);
 #endif
-        return tacho::engine::runReportCommand(args, std::cout, std::cerr);
+        return withPrintableOutput([&](std::ostream& out, std::ostream& err) {
+            return tacho::engine::runReportCommand(args, out, err);
+        });
     }
     std::cerr << "tacho-cli: unknown command '" << command << "'\n";
     usage(std::cerr);

@@ -3,13 +3,61 @@
 #include <QDir>
 #include <QTextStream>
 
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/cli/secrets.h"
+
 #include "ui/app_context.h"
 #include "ui/main_window.h"
 #include "ui/script_options.h"
 #include "ui/scripted_session.h"
+#include "ui/shell_words.h"
+
+namespace {
+
+// Overwrites the passwords of a --command-line line in the process's own
+// argv (what ps and /proc/<pid>/cmdline show), once Qt has copied it. The
+// engine's rule (engine/cli/secrets.h) says which words are passwords; the
+// raw text is blanked where they occur in it, or whole when one is not
+// there verbatim (quoted with escapes) or the line does not split.
+void hideCommandLineSecrets(const std::vector<char*>& argv)
+{
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        char* line = nullptr;
+        if (std::strcmp(argv[i], "--command-line") == 0 && i + 1 < argv.size())
+            line = argv[i + 1];
+        else if (std::strncmp(argv[i], "--command-line=", 15) == 0)
+            line = argv[i] + 15;
+        if (!line)
+            continue;
+        const std::size_t length = std::strlen(line);
+        QString error;
+        const QStringList split = tacho::ui::ShellWords::split(QString::fromLocal8Bit(line), &error);
+        std::vector<std::string> words;
+        for (const QString& word : split)
+            words.push_back(word.toStdString());
+        bool blankAll = !error.isEmpty();
+        std::string text(line, length);
+        for (const std::string& secret : tacho::engine::secretsOfWorkloadLine(words)) {
+            std::size_t at = text.find(secret);
+            if (at == std::string::npos)
+                blankAll = true;
+            for (; at != std::string::npos; at = text.find(secret, at + secret.size()))
+                std::fill(line + at, line + at + secret.size(), '*');
+        }
+        if (blankAll)
+            std::fill(line, line + length, '*');
+    }
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
+    const std::vector<char*> originalArgv(argv, argv + argc);   // Qt may drop its own options from argv
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tacho"));
     QApplication::setApplicationDisplayName(QStringLiteral("Tacho"));
@@ -19,6 +67,7 @@ int main(int argc, char** argv)
     QString error;
     bool help = false;
     const auto options = tacho::ui::ScriptOptions::parse(app.arguments(), &error, &help);
+    hideCommandLineSecrets(originalArgv);
     if (!options) {
         QTextStream(help ? stdout : stderr) << error << Qt::endl;
         return help ? 0 : 2;

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "engine/cli/quoted.h"
+#include "engine/cli/secrets.h"
 
 namespace tacho::engine {
 
@@ -380,7 +381,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     try {
         inv = parseCapacityArgs(args);
     } catch (const UsageError& e) {
-        err << kPrefix << e.what() << "\nTry 'tacho-cli capacity --help' for more information.\n";
+        err << kPrefix << hideSecretsIn(e.what(), "capacity", args) << "\nTry 'tacho-cli capacity --help' for more information.\n";
         return 2;
     }
     if (inv.showHelp) {

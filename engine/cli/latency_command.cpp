@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "engine/cli/secrets.h"
 #include "engine/cli/uri.h"
 
 namespace tacho::engine {
@@ -197,7 +198,7 @@ int runLatencyCommand(std::span<const std::string> args, const LatencyCommandIo&
     try {
         invocation = parseLatencyArgs(args);
     } catch (const UsageError& e) {
-        err << kPrefix << e.what() << "\nTry 'tacho-cli latency --help' for more information.\n";
+        err << kPrefix << hideSecretsIn(e.what(), "latency", args) << "\nTry 'tacho-cli latency --help' for more information.\n";
         return 2;
     }
     if (invocation.showHelp) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cli/secrets.h"
 #include "engine/cli/usage_error.h"
 #include "engine/run/run_config.h"
 #include "engine/workload/memtier_workload.h"
@@ -76,6 +77,14 @@ struct MemtierOption {
 // UsageError on unknown or ambiguous options and missing values; values
 // are not checked here.
 std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args);
+
+// The passwords in a memtier line, read with the tokenizer's option table
+// (every spelling it accepts); never throws. See secrets.h.
+std::vector<SecretSpan> memtierSecretSpans(std::span<const std::string> args);
+// Every spelling the tokenizer accepts for a secret-bearing option: short
+// forms ("-a") and each unambiguous prefix of the long name ("--au" …
+// "--authenticate"), so tests walk them all.
+std::vector<std::string> memtierSecretOptionSpellings();
 
 // Parses the arguments that follow "memtier". Throws UsageError with a
 // message naming the option on unknown options, missing or malformed values,

@@ -15,11 +15,13 @@
 #include <unistd.h>
 
 #include "engine/cli/memtier_args.h"
+#include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/memtier_report.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
+#include "engine/resp/printable_text.h"
 #include "engine/run/run_controller.h"
 #include "engine/workload/memtier_generator_factory.h"
 
@@ -162,7 +164,7 @@ std::string errorSummary(const TestResult& test)
         if (!kinds.empty())
             out += " (" + kinds + ")";
         if (!test.firstErrors.empty())
-            out += "; first: " + test.firstErrors.front();
+            out += "; first: " + printable(test.firstErrors.front());
         out += "\n";
     }
     if (test.connectErrors > 0 || test.reconnects > 0)
@@ -216,7 +218,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     try {
         inv = parseMemtierArgs(args);
     } catch (const UsageError& e) {
-        err << kPrefix << e.what() << "\nTry 'tacho-cli memtier --help' for more information.\n";
+        err << kPrefix << hideSecretsIn(e.what(), "memtier", args) << "\nTry 'tacho-cli memtier --help' for more information.\n";
         return 2;
     }
     if (inv.showHelp) {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "engine/cli/quoted.h"
+#include "engine/cli/secrets.h"
 
 namespace tacho::engine {
 
@@ -12,18 +13,20 @@ namespace {
 
 using detail::quoted;
 
-// Every option memtier_benchmark knows, plus Tacho's. `value`: takes an argument.
+// Every option memtier_benchmark knows, plus Tacho's. `value`: takes an
+// argument; `secret`: what of it argv blanking and messages hide (secrets.h).
 struct OptionSpec {
     const char* name;
     char shortName;
     bool value;
+    SecretKind secret = SecretKind::None;
 };
 
 constexpr OptionSpec kOptions[] = {
     // connection
     { "server", 's', true }, { "host", 'h', true }, { "port", 'p', true }, { "unix-socket", 'S', true },
-    { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true },
-    { "uri", 'u', true }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
+    { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true, SecretKind::Password },
+    { "uri", 'u', true, SecretKind::Uri }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
     { "tls-skip-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
     { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
     // output
@@ -60,23 +63,32 @@ constexpr OptionSpec kOptions[] = {
     { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
 };
 
-// Canonical long name for "--name" (exact, or an unambiguous prefix, as
-// getopt_long accepts).
-const OptionSpec& findLong(std::string_view name)
+// The option "--name" means (exact, or an unambiguous prefix, as
+// getopt_long accepts). Null when unknown or ambiguous, with how many
+// options the prefix matched in *matches.
+const OptionSpec* matchLong(std::string_view name, int* matches)
 {
     const OptionSpec* match = nullptr;
-    int prefixMatches = 0;
+    *matches = 0;
     for (const OptionSpec& option : kOptions) {
-        if (name == option.name)
-            return option;
+        if (name == option.name) {
+            *matches = 1;
+            return &option;
+        }
         if (!name.empty() && std::string_view(option.name).starts_with(name)) {
             match = &option;
-            ++prefixMatches;
+            ++*matches;
         }
     }
-    if (prefixMatches == 1)
-        return *match;
-    if (prefixMatches > 1)
+    return *matches == 1 ? match : nullptr;
+}
+
+const OptionSpec& findLong(std::string_view name)
+{
+    int matches = 0;
+    if (const OptionSpec* option = matchLong(name, &matches))
+        return *option;
+    if (matches > 1)
         throw UsageError("option " + quoted("--" + std::string(name)) + " is ambiguous");
     throw UsageError("unrecognized option " + quoted("--" + std::string(name)));
 }
@@ -90,6 +102,77 @@ const OptionSpec* findShort(char c)
 }
 
 } // namespace
+
+std::vector<SecretSpan> memtierSecretSpans(std::span<const std::string> args)
+{
+    // The tokenizer's walk, but lenient: what it would reject is skipped
+    // (a prefix that is ambiguous counts as secret when any option it could
+    // mean is), so a line with a typo still has its password hidden.
+    std::vector<SecretSpan> spans;
+    const auto add = [&](SecretKind kind, std::size_t word, std::size_t begin) {
+        std::size_t from = begin, to = args[word].size();
+        if (kind == SecretKind::Uri && !uriUserInfo(args[word], &from, &to))
+            return;
+        if (kind != SecretKind::None && from < to)
+            spans.push_back({ word, from, to });
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg.size() > 2 && arg.starts_with("--")) {
+            const std::size_t eq = arg.find('=');
+            const std::string_view name = std::string_view(arg).substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+            int matches = 0;
+            const OptionSpec* option = matchLong(name, &matches);
+            SecretKind kind = option ? option->secret : SecretKind::None;
+            bool value = option && option->value;
+            if (!option && matches > 1) {
+                for (const OptionSpec& candidate : kOptions)
+                    if (std::string_view(candidate.name).starts_with(name) && candidate.secret != SecretKind::None) {
+                        kind = SecretKind::Password;   // hide the whole value: it may be either
+                        value = true;
+                    }
+            }
+            if (!value)
+                continue;
+            if (eq != std::string::npos)
+                add(kind, i, eq + 1);
+            else if (i + 1 < args.size())
+                add(kind, ++i, 0);
+        } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-') {
+            for (std::size_t k = 1; k < arg.size(); ++k) {
+                const OptionSpec* option = findShort(arg[k]);
+                if (!option)
+                    break;
+                if (!option->value)
+                    continue;
+                if (k + 1 < arg.size())
+                    add(option->secret, i, k + 1);
+                else if (i + 1 < args.size())
+                    add(option->secret, ++i, 0);
+                break;
+            }
+        }
+    }
+    return spans;
+}
+
+std::vector<std::string> memtierSecretOptionSpellings()
+{
+    std::vector<std::string> spellings;
+    for (const OptionSpec& option : kOptions) {
+        if (option.secret == SecretKind::None)
+            continue;
+        if (option.shortName)
+            spellings.push_back(std::string("-") + option.shortName);
+        const std::string_view name = option.name;
+        for (std::size_t length = 1; length <= name.size(); ++length) {
+            int matches = 0;
+            if (matchLong(name.substr(0, length), &matches) == &option)
+                spellings.push_back("--" + std::string(name.substr(0, length)));
+        }
+    }
+    return spellings;
+}
 
 std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args)
 {

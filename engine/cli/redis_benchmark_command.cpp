@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
+#include "engine/resp/printable_text.h"
 #include "engine/run/run_controller.h"
 
 namespace tacho::engine {
@@ -46,7 +48,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     try {
         invocation = parseRedisBenchmarkArgs(args, io.readStdin);
     } catch (const UsageError& e) {
-        err << kPrefix << e.what() << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
+        err << kPrefix << hideSecretsIn(e.what(), "redis-benchmark", args) << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
         return 2;
     }
     if (invocation.showHelp) {
@@ -84,7 +86,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
             const auto now = std::chrono::steady_clock::now();
             if (now - lastErrorShown >= std::chrono::seconds(1)) {   // redis-benchmark's -e rate
                 lastErrorShown = now;
-                err << "Error from server: " << snapshot->lastError << "\n";
+                err << "Error from server: " << printable(snapshot->lastError) << "\n";
             }
         }
         if (!io.interactive || style == ReportStyle::Csv)

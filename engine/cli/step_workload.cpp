@@ -8,6 +8,7 @@
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/quoted.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/secrets.h"
 #include "engine/workload/memtier_generator_factory.h"
 
 namespace tacho::engine {
@@ -17,26 +18,8 @@ using detail::quoted;
 std::string StepWorkload::commandLine() const
 {
     std::vector<std::string> words { dialect };
-    bool hideNext = false;
-    for (const std::string& arg : args) {
-        if (hideNext) {
-            words.push_back("(hidden)");
-            hideNext = false;
-            continue;
-        }
-        if (arg == "-a" || arg == "--authenticate" || arg == "--pass") {
-            hideNext = true;
-            words.push_back(arg);
-        } else if (arg.starts_with("--authenticate=") || arg.starts_with("--pass=")) {
-            words.push_back(arg.substr(0, arg.find('=')) + "=(hidden)");
-        } else if (arg.find("://") != std::string::npos && arg.find('@') != std::string::npos) {
-            // A URI with user info: keep the scheme and what follows '@'.
-            const std::size_t scheme = arg.find("://") + 3;
-            words.push_back(arg.substr(0, scheme) + "(hidden)" + arg.substr(arg.rfind('@')));
-        } else {
-            words.push_back(arg);
-        }
-    }
+    const std::vector<std::string> hidden = withSecretsHidden(dialect, args);
+    words.insert(words.end(), hidden.begin(), hidden.end());
     return toShellCommandLine(words);
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "engine/cli/secrets.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/sweep_table.h"
 #include "engine/run/capacity_search.h"
@@ -348,7 +349,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
                     throw UsageError("--threads: more threads than connections in " + c.label);
         }
     } catch (const UsageError& e) {
-        err << kPrefix << e.what() << "\nTry 'tacho-cli sweep --help' for more information.\n";
+        err << kPrefix << hideSecretsIn(e.what(), "sweep", args) << "\nTry 'tacho-cli sweep --help' for more information.\n";
         return 2;
     }
     if (inv.showHelp) {

@@ -89,17 +89,22 @@ RedisUri parseRedisUri(std::string_view uri)
                        + (scheme.empty() ? std::string(" (it has no scheme)") : " (it starts with '" + scheme + "')"));
     }
 
+    // User info ends at the last '@' (a password may contain '@' or '/' only
+    // percent-encoded, but be lenient about literal ones: host, port and
+    // database never hold an '@', and no part of a password may end up
+    // read, and quoted in a message, as a port or database).
+    const std::size_t at = rest.rfind('@');
+    std::string_view userInfo;
+    if (at != std::string_view::npos) {
+        userInfo = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+    }
     // Authority ends at the first '/'; the rest is the database.
     const std::size_t slash = rest.find('/');
     std::string_view authority = rest.substr(0, slash);
     const std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
 
-    // User info ends at the last '@' (a password may contain '@' only
-    // percent-encoded, but be lenient about a literal one).
-    const std::size_t at = authority.rfind('@');
     if (at != std::string_view::npos) {
-        const std::string_view userInfo = authority.substr(0, at);
-        authority = authority.substr(at + 1);
         const std::size_t colon = userInfo.find(':');
         if (colon == std::string_view::npos) {
             result.password = percentDecode(userInfo, "password");

@@ -1,4 +1,5 @@
 #include "engine/net/session_setup.h"
+#include "engine/resp/printable_text.h"
 
 namespace tacho::engine {
 
@@ -35,7 +36,7 @@ std::string describeSetupFailure(const std::vector<std::string>& command, std::s
         what = "SELECT " + (command.size() > 1 ? command[1] : std::string()) + " failed";
     else
         what = name + " failed";
-    return what + ": " + std::string(errorText);
+    return what + ": " + printable(errorText);
 }
 
 } // namespace tacho::engine

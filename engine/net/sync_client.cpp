@@ -12,6 +12,7 @@
 
 #include "engine/net/session_setup.h"
 #include "engine/net/socket_address.h"
+#include "engine/resp/printable_text.h"
 #include "engine/resp/resp_encoder.h"
 
 namespace tacho::engine {
@@ -359,7 +360,12 @@ std::optional<RespValue> SyncClient::command(const std::vector<std::string>& arg
     m_peerClosed = false;
     if (!sendAll(encodeCommand(args), error))
         return std::nullopt;
-    return readReply(error);
+    std::optional<RespValue> reply = readReply(error);
+    // An error reply's text only ever ends up in messages: made printable
+    // here once, for every control-plane message built from it.
+    if (reply && reply->isError())
+        reply->text = printable(reply->text);
+    return reply;
 }
 
 } // namespace tacho::engine

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "engine/net/socket_address.h"
+#include "engine/resp/printable_text.h"
 
 namespace tacho::engine {
 
@@ -51,7 +52,7 @@ std::string nameText(const X509_NAME* name)
     if (!bio || !name)
         return {};
     X509_NAME_print_ex(bio.get(), name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
-    return bioText(bio.get());
+    return printable(bioText(bio.get()));   // names are the certificate maker's text
 }
 
 std::string timeText(const ASN1_TIME* time)
@@ -75,8 +76,8 @@ std::string alternativeNames(X509* cert)
         std::string item;
         if (name->type == GEN_DNS) {
             const ASN1_STRING* dns = name->d.dNSName;
-            item = "DNS:" + std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(dns)),
-                                        static_cast<std::size_t>(ASN1_STRING_length(dns)));
+            item = "DNS:" + printable(std::string_view(reinterpret_cast<const char*>(ASN1_STRING_get0_data(dns)),
+                                                       static_cast<std::size_t>(ASN1_STRING_length(dns))));
         } else if (name->type == GEN_IPADD) {
             const ASN1_OCTET_STRING* ip = name->d.iPAddress;
             char buffer[INET6_ADDRSTRLEN] = {};
@@ -446,7 +447,7 @@ std::string TlsSession::describeVerifyFailure(long verifyResult, const std::stri
             expected = ip;
             OPENSSL_free(ip);
         }
-        text += " (the server's certificate is not for '" + expected + "'";
+        text += " (the server's certificate is not for '" + printable(expected) + "'";
         if (cert) {
             const std::string names = alternativeNames(cert);
             text += names.empty() ? "; its subject is " + nameText(X509_get_subject_name(cert))

@@ -1,5 +1,6 @@
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/csv_cell.h"
+#include "engine/resp/printable_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -131,7 +132,7 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     for (const char* key : { "save", "appendonly" }) {
         const auto it = environment.serverConfig.find(key);
         if (it != environment.serverConfig.end())
-            out += std::string("  host configuration \"") + key + "\": " + it->second + "\n";
+            out += std::string("  host configuration \"") + key + "\": " + printable(it->second) + "\n";
     }
     out += std::string("  multi-thread: ") + (config.threads > 1 ? "yes" : "no") + "\n";
     if (config.threads > 1)
@@ -179,7 +180,7 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     if (!test.firstErrors.empty()) {
         out += "  first errors:\n";
         for (const std::string& message : test.firstErrors)
-            out += "    " + message + "\n";
+            out += "    " + printable(message) + "\n";
     }
     if (test.connectErrors || test.reconnects)
         out += "  connect errors: " + std::to_string(test.connectErrors) + ", reconnects: "

@@ -1,5 +1,6 @@
 #include "engine/run/capacity_search.h"
 #include "engine/report/number_format.h"
+#include "engine/resp/printable_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -501,7 +502,7 @@ CapacityStep CapacitySearch::measureStep(CapacityStepRunner& runner, double sett
     } else if (run.errors > m_options.maxErrors) {
         step.verdict = CapacityVerdict::ServerErrors;
         step.reason = "the server answered " + grouped(static_cast<double>(run.errors)) + " requests with errors"
-            + (run.firstError.empty() ? std::string() : " (first: " + run.firstError + ")");
+            + (run.firstError.empty() ? std::string() : " (first: " + printable(run.firstError) + ")");
     } else if (run.requests == 0) {
         step.verdict = CapacityVerdict::Failed;
         step.reason = "no replies in " + number(run.seconds, 2) + " s";

@@ -7,6 +7,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "engine/resp/printable_text.h"
+
 namespace tacho::engine {
 
 namespace {
@@ -21,7 +23,7 @@ std::optional<std::string> infoText(SyncClient& client, const std::string& secti
             if (classifyError(reply->text) == ErrorKind::NoAuth)
                 *error = describeAuthRequired(reply->text);
             else
-                *error = "INFO " + section + " failed: " + reply->text;
+                *error = "INFO " + section + " failed: " + printable(reply->text);
         }
         return std::nullopt;
     }

@@ -9,6 +9,7 @@
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
 #include "engine/net/session_setup.h"
+#include "engine/resp/printable_text.h"
 #include "engine/resp/resp_encoder.h"
 #include "engine/stats/clock.h"
 
@@ -401,7 +402,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
         // A server at its client limit answers the first command of a new
         // connection with this error and closes it: a refusal, not a reply.
         if (reply.type == ReplyType::Error && reply.errorText.starts_with("ERR max number of clients reached")) {
-            problem = describeNode(c.node) + " refused the connection: " + std::string(reply.errorText)
+            problem = describeNode(c.node) + " refused the connection: " + printable(reply.errorText)
                 + " (raise its maxclients or use fewer connections)";
             if (c.setupPending == 0 && c.inflight > 0) {
                 c.pop();
@@ -441,7 +442,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
             if (request.redirects < kMaxRedirects) {
                 const std::optional<Redirect> target = parseRedirect(reply.errorText);
                 if (!target || !redirect(c, request, bytes, *target, false))
-                    problem = "cannot follow redirect from " + describeNode(c.node) + ": " + std::string(reply.errorText);
+                    problem = "cannot follow redirect from " + describeNode(c.node) + ": " + printable(reply.errorText);
                 return;   // still in flight, on another node
             }
             // Nodes sending it round in circles: it fails as the error reply it got.
