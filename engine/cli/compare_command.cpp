@@ -61,6 +61,8 @@ std::string compareUsage()
            "                                +0.5ms / -1000 absolute change, or 2ms / 0 the value\n"
            "                                itself; latency in ms unless 'us' or 's' follows.\n"
            "                                TEST: a test or command name (\"SET:p99>+10%\").\n"
+           "                                A test that failed or got no replies (in any run,\n"
+           "                                the baseline too) has no figures: it crosses.\n"
            "  --csv FILE                    also write the comparison as CSV (one line per test,\n"
            "                                metric and run); '-' for standard output\n"
            "  -h, --help                    this text\n"

@@ -33,7 +33,7 @@ std::string mergeUsage()
            "  -h, --help          this text\n"
            "\n"
            "Exit status: 0 written, 1 cannot write the output, 2 usage error or an input that\n"
-           "cannot be read or merged.\n";
+           "cannot be read or merged (the same run given twice, or a copy of it, is refused).\n";
 }
 
 int runMergeCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err)

@@ -266,6 +266,11 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
     } else {
         if (stdinArg)
             throw UsageError("-x: needs a command on the command line (its last argument is read from standard input)");
+        // An empty -t ("", ",") names no test: redis-benchmark then runs
+        // nothing and exits 0; the whole suite (what an empty selection
+        // means inside) would be a surprise, so it is a usage error here.
+        if (selection && selection->find_first_not_of(", \t\n\v\f\r") == std::string::npos)
+            throw UsageError("-t: no test names given (leave -t out to run the whole suite)");
         std::vector<std::string> unknown;
         config.tests = redisBenchmarkSuite(selection.value_or(std::string()), config.valueSize, config.keyspace, &unknown,
                                            config.cluster);

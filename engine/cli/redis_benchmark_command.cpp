@@ -19,22 +19,31 @@ namespace {
 constexpr const char* kPrefix = "tacho-cli redis-benchmark: ";
 
 // The summary line after a human-readable report: the server's count must
-// equal ours in every test.
+// equal ours in every test; tests whose counts could not be read are said
+// apart, never counted as disagreeing.
 std::string crossCheckSummary(const RunResult& result)
 {
-    std::size_t agreeing = 0;
+    std::size_t agreeing = 0, unchecked = 0;
     std::string problems;
     for (const TestResult& test : result.tests) {
         if (test.crossCheck.agrees())
             ++agreeing;
         else
             problems += "  " + test.name + ": " + formatCrossCheck(test);
+        unchecked += test.crossCheck.available ? 0 : 1;
     }
+    const std::size_t total = result.tests.size();
     if (problems.empty())
         return "server cross-check: INFO commandstats agrees with the requests sent in all "
             + std::to_string(agreeing) + " tests\n";
-    return "server cross-check: " + std::to_string(result.tests.size() - agreeing) + " of "
-        + std::to_string(result.tests.size()) + " tests disagree\n" + problems;
+    const std::size_t disagreeing = total - agreeing - unchecked;
+    std::string line = "server cross-check: ";
+    if (disagreeing > 0)
+        line += std::to_string(disagreeing) + " of " + std::to_string(total) + " tests disagree"
+            + (unchecked > 0 ? ", " + std::to_string(unchecked) + " not checked" : std::string());
+    else
+        line += std::to_string(unchecked) + " of " + std::to_string(total) + " tests not checked";
+    return line + "\n" + problems;
 }
 
 } // namespace

@@ -47,10 +47,15 @@ std::string runSummary(const LoadedRun& run)
         if (test.commands.size() > 1)
             for (std::size_t k = 0; k < test.commands.size(); ++k)
                 line(int(k), test.name + " / " + test.commands[k].name);
-        if (test.crossCheck.available)
-            out += "    server cross-check: " + std::string(test.crossCheck.agrees() ? "agrees" : "DIFFERS") + " ("
-                + std::to_string(test.crossCheck.serverCalls) + " server calls, "
-                + std::to_string(test.crossCheck.clientRequests) + " requests answered)\n";
+        if (test.crossCheck.available) {
+            const ServerCrossCheck& x = test.crossCheck;
+            out += "    server cross-check: " + std::string(x.agrees() ? "agrees" : "DIFFERS") + " ("
+                + std::to_string(x.executedCalls()) + " server calls executed"
+                + (x.serverRejectedCalls ? ", " + std::to_string(x.serverRejectedCalls) + " rejected" : std::string())
+                + ", " + std::to_string(x.clientRequests) + " requests answered)\n";
+        } else if (!test.crossCheck.unavailable.empty()) {
+            out += "    server cross-check: unavailable (" + test.crossCheck.unavailable + ")\n";
+        }
     }
     if (run.run.cleanup)   // the line tacho-cli printed after the run
         out += "  " + describeCleanup(*run.run.cleanup) + "\n";

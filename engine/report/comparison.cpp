@@ -76,7 +76,7 @@ std::string workloadSignature(const LoadedRun& run)
     for (const TestSpec& spec : run.run.config.tests) {
         s += spec.name + "\x1f";
         for (const std::string& a : spec.args)
-            s += a + "\x1e";
+            s += storedArgument(a) + "\x1e";   // as run files keep it, older ones included
         if (spec.generator)
             s += spec.generator->describe();
         s += "\x1d";
@@ -121,6 +121,9 @@ std::string runDescription(const LoadedRun& run)
         d += ", " + std::to_string(r.config.valueSize) + " B values";
     if (!run.sources.empty())
         d += ", merged from " + std::to_string(run.sources.size()) + " runs";
+    if (r.status != RunStatus::Completed)
+        d += std::string(" — ") + (r.status == RunStatus::Failed ? "FAILED" : "stopped")
+            + (r.failure.empty() ? "" : ": " + r.failure);
     return d;
 }
 
@@ -243,8 +246,11 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
     cmp.normalisation = normalisation;
     cmp.baseline = runs.empty() ? 0 : std::min(baseline, runs.size() - 1);
     cmp.labels = uniqueLabels(runs);
-    for (const LoadedRun* r : runs)
+    for (const LoadedRun* r : runs) {
         cmp.descriptions.push_back(runDescription(*r));
+        cmp.runFailures.push_back(r->run.status != RunStatus::Failed ? std::string()
+                                      : "the run failed" + (r->run.failure.empty() ? "" : ": " + r->run.failure));
+    }
     if (runs.empty())
         return cmp;
     const std::size_t n = runs.size();
@@ -304,6 +310,7 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
         row.cells.assign(n, {});
         row.keysPerRequest.assign(n, 0);
         row.testNames.assign(n, std::string());
+        row.failures.assign(n, std::string());
         std::vector<MetricValues> values(n);
         for (std::size_t r = 0; r < n; ++r) {
             if (row.testIndex[r] < 0)
@@ -311,6 +318,7 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             const LoadedRun& run = *runs[r];
             const std::size_t t = std::size_t(row.testIndex[r]);
             row.testNames[r] = run.run.tests[t].name;
+            row.failures[r] = testFailure(run, t);
             if (!row.presentIn(r))
                 continue;
             const int c = row.command.empty() ? -1 : row.commandIndex[r];

@@ -58,11 +58,16 @@ using MetricValues = std::array<std::optional<double>, kMetricCount>;
 
 // One run's figures for a test (command < 0) or one of its commands, per
 // request (not normalised). Stated figures win over ones computed from the
-// histogram; missing ones stay empty.
+// histogram; missing ones stay empty. A failed test, or one with no replies,
+// has no latency (a file may state 0.000 ms for it).
 MetricValues runFigures(const LoadedRun& run, std::size_t test, int command = -1);
 // Keys per request of a test or command (0 = unknown). A mixed test's is
 // the request-weighted mean of its commands'.
 double keysPerRequestOf(const LoadedRun& run, std::size_t test, int command = -1);
+// Why the test has no figures worth comparing: "the test failed: <why>"
+// (its own status, or the run's when the test got no replies), "no
+// replies" (a Tacho run's test that got none); empty otherwise.
+std::string testFailure(const LoadedRun& run, std::size_t test);
 
 enum class Verdict { Baseline, Better, Worse, Same, Unknown };
 const char* verdictName(Verdict verdict);   // "baseline", "better", "worse", "same", "n/a"
@@ -82,6 +87,9 @@ struct ComparisonRow {
     std::vector<std::string> testNames;     // per run: the matched test's own name ("" when absent)
     std::vector<double> keysPerRequest;     // per run (0 = unknown)
     std::vector<std::array<ComparisonCell, kMetricCount>> cells;   // [run][metric]
+    // Per run: why the test has no figures to compare ("the test failed: …",
+    // "no replies"); empty when it ran. A threshold fails on such a run.
+    std::vector<std::string> failures;
 
     bool presentIn(std::size_t run) const { return testIndex[run] >= 0 && (command.empty() || commandIndex[run] >= 0); }
 };
@@ -99,6 +107,7 @@ struct Comparison {
     std::vector<ComparisonRow> rows;
     std::vector<FairnessWarning> warnings;
     std::vector<std::string> notes;         // what each source does not record
+    std::vector<std::string> runFailures;   // per run: "the run failed: …", or empty
 };
 
 // Same-valued relative changes below this fraction count as "same" (the

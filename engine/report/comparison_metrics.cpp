@@ -162,6 +162,21 @@ std::uint32_t keysPerRequestFromArgs(const std::vector<std::string>& args)
 
 std::uint32_t keysPerRequestFromCommandLine(std::string_view line) { return keysPerRequestFromArgs(splitWords(line)); }
 
+std::string testFailure(const LoadedRun& run, std::size_t testIndex)
+{
+    if (testIndex >= run.run.tests.size())
+        return {};
+    const TestResult& t = run.run.tests[testIndex];
+    const auto failed = [](const std::string& why) { return "the test failed" + (why.empty() ? "" : ": " + why); };
+    if (t.status == RunStatus::Failed)
+        return failed(t.failure.empty() ? run.run.failure : t.failure);
+    if (t.requests == 0 && run.run.status == RunStatus::Failed)
+        return failed(run.run.failure);
+    if (t.requests == 0 && run.format == kRunFileFormat)
+        return "no replies";
+    return {};
+}
+
 MetricValues runFigures(const LoadedRun& run, std::size_t testIndex, int command)
 {
     MetricValues v;
@@ -191,6 +206,8 @@ MetricValues runFigures(const LoadedRun& run, std::size_t testIndex, int command
         bytes = c.bytesSent + c.bytesReceived;
     }
     const bool histogramUsable = histogram->count() > 0 && (!loaded || loaded->hasHistogram);
+    // No latency without replies: a failed test's stated 0.000 ms would read as "-100%, better".
+    const bool latencyKnown = t.status != RunStatus::Failed && !(tachoRun && requests == 0);
 
     auto set = [&](Metric m, std::optional<double> value) { v[std::size_t(m)] = value; };
     // Throughput.
@@ -209,6 +226,8 @@ MetricValues runFigures(const LoadedRun& run, std::size_t testIndex, int command
         set(Metric::Errors, double(errors));
     // Latency: stated first (exact), then the histogram.
     auto latency = [&](Metric m, const std::optional<double>& statedMs, auto fromHistogram) {
+        if (!latencyKnown)
+            return;
         if (statedMs)
             set(m, statedMs);
         else if (histogramUsable)

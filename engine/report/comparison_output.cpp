@@ -90,6 +90,9 @@ std::string formatComparison(const Comparison& cmp)
         for (std::size_t r = 0; r < n; ++r)
             if (!row.testNames[r].empty() && row.testNames[r] != row.test)
                 out += "  [" + std::to_string(r + 1) + "] as \"" + clipName(row.testNames[r], 100) + "\"\n";
+        for (std::size_t r = 0; r < n; ++r)
+            if (!row.failures[r].empty())
+                out += "  [" + std::to_string(r + 1) + "] FAILED: " + row.failures[r] + "\n";
         if (cmp.normalisation == Normalisation::PerKey) {
             std::string keys = "  keys per request:";
             for (std::size_t r = 0; r < n; ++r)
@@ -263,6 +266,7 @@ ThresholdOutcome evaluateThresholds(const Comparison& cmp, const std::vector<Thr
     for (const Threshold& th : thresholds) {
         const std::size_t m = std::size_t(th.metric);
         bool matched = false;
+        std::vector<bool> flagged(n, false);   // runs already failing this threshold
         for (const ComparisonRow& row : cmp.rows) {
             bool applies = false;
             if (th.scope.empty()) {
@@ -278,8 +282,15 @@ ThresholdOutcome evaluateThresholds(const Comparison& cmp, const std::vector<Thr
                 continue;
             matched = true;
             const std::string where = row.test + (row.command.empty() ? std::string() : " / " + row.command);
+            // A failed test (baseline or not) has no figure to hold the gate: the gate fails.
+            for (std::size_t r = 0; r < n; ++r)
+                if (row.testIndex[r] >= 0 && !row.failures[r].empty()) {
+                    outcome.crossed.push_back(th.text + " crossed: " + where + " in [" + std::to_string(r + 1) + "] "
+                                              + cmp.labels[r] + ": " + row.failures[r]);
+                    flagged[r] = true;
+                }
             for (std::size_t r = 0; r < n; ++r) {
-                if (r == cmp.baseline || !row.presentIn(r))
+                if (r == cmp.baseline || !row.presentIn(r) || !row.failures[r].empty() || !row.failures[cmp.baseline].empty())
                     continue;
                 const ComparisonCell& cell = row.cells[r][m];
                 const ComparisonCell& base = row.cells[cmp.baseline][m];
@@ -309,6 +320,11 @@ ThresholdOutcome evaluateThresholds(const Comparison& cmp, const std::vector<Thr
                 outcome.crossed.push_back(line);
             }
         }
+        // A run that failed before its tests (no rows of its own) fails it too.
+        for (std::size_t r = 0; r < n && r < cmp.runFailures.size(); ++r)
+            if (!flagged[r] && !cmp.runFailures[r].empty())
+                outcome.crossed.push_back(th.text + " crossed: [" + std::to_string(r + 1) + "] " + cmp.labels[r] + ": "
+                                          + cmp.runFailures[r]);
         if (!matched)
             outcome.unmatched.push_back(th.text + (th.scope.empty() ? std::string(": the runs have no tests")
                                                                     : ": no test or command named \"" + th.scope + "\""));

@@ -504,10 +504,12 @@ private:
             + th("server calls") + th("requests answered") + th("result") + "</tr>\n";
         for (const TestResult& t : result.tests) {
             const ServerCrossCheck& x = t.crossCheck;
-            std::string verdict = !x.available ? std::string("not available")
+            std::string verdict = !x.available ? "not available" + (x.unavailable.empty() ? std::string() : " (" + x.unavailable + ")")
                 : x.agrees()                    ? std::string("agrees")
                                                 : "differs by " + std::to_string(std::int64_t(x.serverCalls) - std::int64_t(x.clientRequests));
-            s += "<tr>" + td(t.name, "name") + td(x.command, "name") + td(x.available ? std::to_string(x.serverCalls) : "-")
+            s += "<tr>" + td(t.name, "name") + td(x.command, "name") + td(!x.available ? std::string("-")
+                    : std::to_string(x.executedCalls()) + " executed"
+                        + (x.serverRejectedCalls ? ", " + std::to_string(x.serverRejectedCalls) + " rejected" : std::string()))
                 + td(x.available ? std::to_string(x.clientRequests) : "-")
                 + td(verdict, !x.available ? "na" : x.agrees() ? "good" : "bad") + "</tr>\n";
         }

@@ -1,6 +1,7 @@
 #include "engine/report/merge.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <cmath>
@@ -34,6 +35,25 @@ double medianTick(const std::vector<IntervalPoint>& intervals)
         return 0;
     std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
     return lengths[lengths.size() / 2];
+}
+
+// What makes a run itself: where and when it started and what it measured,
+// down to its latency sums. Two load machines (or two processes started in
+// the same second) never agree on all of it; a run and its copy always do.
+std::string runFingerprint(const LoadedRun& part)
+{
+    const Environment& e = part.run.environment;
+    std::string f = part.format + '\x1f' + e.hostName + '\x1f' + e.startedAtUtc;
+    char mean[40];
+    for (const TestResult& t : part.run.tests) {
+        std::snprintf(mean, sizeof mean, "%a", t.latency.mean());
+        f += '\x1e' + t.name + '\x1f' + std::to_string(t.requests) + '\x1f' + std::to_string(t.errors) + '\x1f'
+            + std::to_string(t.bytesSent) + '\x1f' + std::to_string(t.bytesReceived) + '\x1f'
+            + std::to_string(t.latency.count()) + '\x1f' + std::to_string(t.latency.max()) + '\x1f' + mean;
+    }
+    for (const RunSource& source : part.sources)
+        f += '\x1d' + source.hostName + '\x1f' + source.startedAtUtc + '\x1f' + std::to_string(source.requests);
+    return f;
 }
 
 RunStatus worse(RunStatus a, RunStatus b)
@@ -141,6 +161,13 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
         if (part->run.tests.empty())
             return failWith(partName(*part) + ": no tests to merge");
     }
+
+    // The same run given twice (or a copy of it) would count its requests twice.
+    for (std::size_t a = 0; a < parts.size(); ++a)
+        for (std::size_t b = a + 1; b < parts.size(); ++b)
+            if (runFingerprint(*parts[a]) == runFingerprint(*parts[b]))
+                return failWith("the same run is given twice: " + partName(*parts[a]) + " and " + partName(*parts[b])
+                                + " have the same start time, host and results; merging would count its requests twice");
 
     // Differences worth knowing (the same checks as a comparison, except
     // connections, which are expected to add up).
@@ -322,6 +349,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
         // Throughput adds up: seconds = requests ÷ Σ rate.
         t.seconds = rate > 0 ? double(t.requests) / rate : longest;
         t.crossCheck.available = false;
+        t.crossCheck.unavailable = "merged runs: each source's INFO window also saw the others' traffic";
         t.crossCheck.command = t0.crossCheck.command;
         t.crossCheck.clientRequests = clientRequests;
 

@@ -231,16 +231,25 @@ std::string formatCrossCheck(const TestResult& test)
 {
     const ServerCrossCheck& check = test.crossCheck;
     if (!check.available) {
+        if (!check.unavailable.empty())
+            return "server cross-check: unavailable (" + check.unavailable + ")\n";
         if (check.command.empty() && test.commandStatName.empty())
             return "server cross-check: unavailable (no server command to compare with)\n";
+        if (test.status == RunStatus::Failed)
+            return "server cross-check: unavailable (the test failed before the counts were read)\n";
         return "server cross-check: unavailable (INFO commandstats could not be read)\n";
     }
     const std::string command = check.command.empty() ? test.commandStatName : check.command;
+    // INFO's "calls" are the executed ones; rejected calls (CLUSTERDOWN,
+    // MOVED, NOAUTH) are named apart so that they cannot pass for executed.
+    const std::string rejected = std::to_string(check.serverRejectedCalls) + " rejected";
+    const std::string executed = std::to_string(check.executedCalls());
     if (check.agrees())
-        return "server cross-check: INFO commandstats agrees (" + command + ": " + std::to_string(check.serverCalls)
-            + " calls)\n";
-    return "server cross-check: MISMATCH — server counted " + std::to_string(check.serverCalls) + " " + command
-        + " calls, Tacho counted " + std::to_string(check.clientRequests) + " replies\n";
+        return "server cross-check: INFO commandstats agrees (" + command + ": "
+            + (check.serverRejectedCalls == 0 ? executed + " calls" : executed + " executed, " + rejected) + ")\n";
+    return "server cross-check: MISMATCH — server counted " + executed + " " + command + " calls"
+        + (check.serverRejectedCalls == 0 ? std::string() : " executed and " + rejected) + ", Tacho counted "
+        + std::to_string(check.clientRequests) + " replies\n";
 }
 
 std::string formatProgress(const std::string& testName, double intervalRps, double overallRps, double intervalAvgMs,

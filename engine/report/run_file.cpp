@@ -38,7 +38,8 @@ void writeEndpoint(JsonWriter& w, const Endpoint& endpoint)
     w.endObject();
 }
 
-// Every RunConfig field except the password, of which only its presence is kept.
+// Every RunConfig field except the password, of which only its presence is
+// kept; long arguments abbreviated (storedArgument).
 void writeConfig(JsonWriter& w, const RunConfig& c)
 {
     w.beginObject();
@@ -69,7 +70,7 @@ void writeConfig(JsonWriter& w, const RunConfig& c)
         w.field("name", t.name);
         w.key("args").beginArray();
         for (const std::string& arg : t.args)
-            w.value(arg);
+            w.value(storedArgument(arg));
         w.endArray();
         w.field("inline", t.inlineProtocol);
         w.field("commandStatName", t.commandStatName);
@@ -265,9 +266,13 @@ void writeTest(JsonWriter& w, const TestResult& t)
     const ServerCrossCheck& c = t.crossCheck;
     w.key("crossCheck").beginObject();
     w.field("available", c.available);
+    if (!c.available)
+        w.field("unavailable", c.unavailable);
     w.field("command", c.command);
     w.field("serverCalls", c.serverCalls);
+    w.field("serverRejectedCalls", c.serverRejectedCalls);
     w.field("serverFailedCalls", c.serverFailedCalls);
+    w.field("tachoCalls", c.tachoCalls);
     w.field("clientRequests", c.clientRequests);
     w.field("agrees", c.agrees());
     w.endObject();
@@ -304,6 +309,17 @@ std::string cleanupToJson(const CleanupResult& cleanup)
     JsonWriter w;
     writeCleanup(w, cleanup);
     return w.str();
+}
+
+std::string storedArgument(const std::string& arg)
+{
+    constexpr std::size_t kKept = 16;
+    if (arg.size() <= kStoredArgumentBytes)
+        return arg;
+    std::size_t cut = kKept;
+    while (cut > 0 && (static_cast<unsigned char>(arg[cut]) & 0xC0) == 0x80)
+        --cut;   // not inside a UTF-8 character
+    return arg.substr(0, cut) + "… (" + std::to_string(arg.size()) + " bytes)";
 }
 
 std::string runResultToJson(const RunResult& result)

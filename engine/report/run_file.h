@@ -8,6 +8,12 @@ namespace tacho::engine {
 
 inline constexpr const char* kRunFileFormat = "tacho-run/1";
 
+// Arguments up to this size are kept as they are; a longer one (the value of
+// a -d 1048576 SET, a -x payload) is kept as its start and its size, so a run
+// file stays small: "xxxxxxxxxxxxxxxx… (1048576 bytes)".
+inline constexpr std::size_t kStoredArgumentBytes = 64;
+std::string storedArgument(const std::string& arg);
+
 // Serialises a run. Secrets (password) are never written, whatever the
 // config holds. Histograms are HdrHistogram compressed base64 strings.
 std::string runResultToJson(const RunResult& result);

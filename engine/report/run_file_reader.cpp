@@ -523,8 +523,11 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
         ServerCrossCheck& c = t.crossCheck;
         optBool(*check, "available", c.available);
         optString(*check, "command", c.command);
+        optString(*check, "unavailable", c.unavailable);
         optUint64(*check, "serverCalls", c.serverCalls);
+        optUint64(*check, "serverRejectedCalls", c.serverRejectedCalls);
         optUint64(*check, "serverFailedCalls", c.serverFailedCalls);
+        optUint64(*check, "tachoCalls", c.tachoCalls);
         optUint64(*check, "clientRequests", c.clientRequests);
     }
     if (auto s = n.get("status"))

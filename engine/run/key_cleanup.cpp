@@ -15,14 +15,17 @@ namespace {
 
 constexpr const char* kScanCount = "1000";   // keys SCAN looks at per call (a hint)
 
-// UNLINK `keys`; a cluster node takes several keys in one command only when
-// they share a slot, so there they go by slot.
-bool unlinkKeys(SyncClient& client, const RunConfig& config, const std::vector<RespValue>& keys, bool bySlot,
-                std::uint64_t& removed, std::string* error)
+// UNLINK those of `keys` that `shape` matches exactly (SCAN MATCH only
+// gives candidates: "memtier-[0-9]*" also finds memtier-05 and
+// memtier-1-report); a cluster node takes several keys in one command only
+// when they share a slot, so there they go by slot.
+bool unlinkKeys(SyncClient& client, const RunConfig& config, const std::vector<RespValue>& keys, const KeyShape& shape,
+                bool bySlot, std::uint64_t& removed, std::string* error)
 {
     std::map<std::uint16_t, std::vector<std::string>> groups;
     for (const RespValue& key : keys)
-        groups[bySlot ? keySlot(key.text) : 0].push_back(key.text);
+        if (shape.matches(key.text))
+            groups[bySlot ? keySlot(key.text) : 0].push_back(key.text);
     for (auto& [slot, names] : groups) {
         names.insert(names.begin(), "UNLINK");
         const auto reply = client.command(names, error);
@@ -38,12 +41,13 @@ bool unlinkKeys(SyncClient& client, const RunConfig& config, const std::vector<R
 }
 
 // SCAN from cursor 0 to 0 over one server, UNLINK what matches, in batches.
-bool removeOnServer(const RunConfig& config, const std::string& pattern, bool clusterNode, std::uint64_t& removed,
+bool removeOnServer(const RunConfig& config, const KeyShape& shape, bool clusterNode, std::uint64_t& removed,
                     std::string* error)
 {
     SyncClient client;
     if (!client.open(config, error))
         return false;
+    const std::string pattern = shape.glob();
     std::string cursor = "0";
     do {
         const auto reply = client.command({ "SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount }, error);
@@ -55,7 +59,7 @@ bool removeOnServer(const RunConfig& config, const std::string& pattern, bool cl
             return false;
         }
         cursor = reply->elements[0].text;
-        if (!unlinkKeys(client, config, reply->elements[1].elements, clusterNode, removed, error))
+        if (!unlinkKeys(client, config, reply->elements[1].elements, shape, clusterNode, removed, error))
             return false;
     } while (cursor != "0");
     return true;
@@ -63,24 +67,25 @@ bool removeOnServer(const RunConfig& config, const std::string& pattern, bool cl
 
 } // namespace
 
-std::vector<std::string> cleanupPatterns(const RunConfig& config)
+std::vector<KeyShape> cleanupPatterns(const RunConfig& config)
 {
-    std::vector<std::string> patterns;
+    std::vector<KeyShape> patterns;
     for (const TestSpec& test : config.tests) {
-        const std::vector<std::string> own = test.generator
-            ? test.generator->keyPatterns()
-            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).keyPatterns();
-        for (const std::string& pattern : own)
+        const std::vector<KeyShape> own = test.generator
+            ? test.generator->keyShapes()
+            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).keyShapes();
+        for (const KeyShape& pattern : own)
             if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
                 patterns.push_back(pattern);
     }
     return patterns;
 }
 
-CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std::string>& patterns)
+CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<KeyShape>& patterns)
 {
     CleanupResult result;
-    result.patterns = patterns;
+    for (const KeyShape& shape : patterns)
+        result.patterns.push_back(shape.describe());
     if (patterns.empty())
         return result;
     std::vector<RunConfig> servers { config };
@@ -99,7 +104,7 @@ CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<std:
     for (const RunConfig& server : servers) {
         result.nodes.push_back(CleanupNode { server.endpoint.describe(), 0 });
         CleanupNode& node = result.nodes.back();
-        for (const std::string& pattern : patterns) {
+        for (const KeyShape& pattern : patterns) {
             const bool finished = removeOnServer(server, pattern, config.cluster, node.removed, &result.error);
             if (!finished)
                 break;

@@ -1,6 +1,7 @@
 #include "engine/run/run_controller.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <sys/resource.h>
 #include <chrono>
@@ -8,6 +9,7 @@
 
 #include "engine/cluster/cluster_discovery.h"
 #include "engine/cluster/cluster_ready.h"
+#include "engine/net/session_setup.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/sync_client.h"
 #include "engine/run/interval_series.h"
@@ -70,7 +72,10 @@ std::uint64_t seedFor(const RunConfig& config)
 // INFO commandstats over the control connection. CLIENT KILL (TYPE normal,
 // or of every client) closes it along with the benchmark's connections: then
 // it is opened again, once per read, so the cross-check survives.
-std::optional<std::map<std::string, CommandStat>> readProbeStats(SyncClient* probe, const RunConfig& config, std::string* error)
+// `opened` counts the connections set up for it (their HELLO/AUTH/SELECT
+// reach the server's counts).
+std::optional<std::map<std::string, CommandStat>> readProbeStats(SyncClient* probe, const RunConfig& config,
+                                                                 std::uint64_t& opened, std::string* error)
 {
     if (!probe)
         return std::nullopt;
@@ -80,9 +85,19 @@ std::optional<std::map<std::string, CommandStat>> readProbeStats(SyncClient* pro
         if (stats || !probe->peerClosed())
             return stats;
     }
-    if (probe->open(config, error))
+    if (probe->open(config, error)) {
+        ++opened;
         stats = readCommandStats(*probe, error);
+    }
     return stats;
+}
+
+// INFO commandstats as the server counts it: the first word, lower case.
+std::string statNameOf(const std::vector<std::string>& command)
+{
+    std::string name = command.empty() ? std::string() : command.front();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
 }
 
 } // namespace
@@ -192,11 +207,19 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     }
     // The server's own counts, summed over the masters (replicas count the
     // writes they replicate, so they are left out).
-    auto readServerStats = [&]() -> std::optional<std::map<std::string, CommandStat>> {
+    // Tacho's own calls between the two reads are counted too and taken out
+    // below: the first read's INFO (a command is counted once it is done, so
+    // in the second read), and the setup of each connection the second read
+    // opens.
+    std::uint64_t probeInfos = 0;
+    auto readServerStats = [&](std::uint64_t& opened) -> std::optional<std::map<std::string, CommandStat>> {
         if (m_config.idle)
             return std::nullopt;
-        if (!slots)
-            return readProbeStats(probe, m_config, &error);
+        if (!slots) {
+            auto stats = readProbeStats(probe, m_config, opened, &error);
+            probeInfos += stats ? 1 : 0;
+            return stats;
+        }
         std::map<std::string, CommandStat> sum;
         for (int node : slots->servingNodes()) {
             RunConfig nodeConfig = m_config;
@@ -204,6 +227,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             SyncClient client;
             if (!client.open(nodeConfig, &error))
                 return std::nullopt;
+            ++opened;
+            ++probeInfos;
             auto stats = readCommandStats(client, &error);
             if (!stats)
                 return std::nullopt;
@@ -215,7 +240,10 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         }
         return sum;
     };
-    const std::optional<std::map<std::string, CommandStat>> statsBefore = readServerStats();
+    std::uint64_t opensBefore = 0;
+    const std::optional<std::map<std::string, CommandStat>> statsBefore = readServerStats(opensBefore);
+    const std::uint64_t infosBefore = probeInfos;
+    const std::string statsBeforeError = statsBefore ? std::string() : error;
 
     const std::uint64_t socketsPerClient = slots ? slots->servingNodes().size() : 1;
     if (!ensureFileLimit(static_cast<std::uint64_t>(std::max(1, m_config.connections)) * socketsPerClient, &error)) {
@@ -490,19 +518,40 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
 
     // The server's own count must equal ours (warm-up requests included:
     // the server saw those too).
-    if (statsBefore) {
-        auto statsAfter = readServerStats();
-        if (statsAfter) {
+    if (m_config.idle) {
+        test.crossCheck.unavailable = "idle connections send no commands";
+    } else if (!statsBefore) {
+        test.crossCheck.unavailable = "INFO commandstats could not be read: " + statsBeforeError;
+    } else {
+        std::uint64_t opensAfter = 0;
+        auto statsAfter = readServerStats(opensAfter);
+        if (!statsAfter) {
+            test.crossCheck.unavailable = "INFO commandstats could not be read after the test: " + error;
+        } else {
             auto calls = [](const std::map<std::string, CommandStat>& stats, const std::string& name) {
                 auto it = stats.find(name);
                 return it == stats.end() ? CommandStat {} : it->second;
             };
+            // What Tacho itself sent in the window, by INFO commandstats name.
+            std::map<std::string, std::uint64_t> own;
+            own["info"] += infosBefore;
+            const std::vector<std::vector<std::string>> setup = sessionSetupCommands(m_config);
+            for (std::size_t i = 0; i < setup.size(); ++i) {
+                std::uint64_t& count = own[statNameOf(setup[i])];
+                count += opensAfter;
+                for (const auto& worker : workers)
+                    count += worker->setupReplies()[i];
+            }
             test.crossCheck.available = true;
             std::string names;
             for (const std::string& name : generators->commandStatNames()) {
                 const CommandStat before = calls(*statsBefore, name);
                 const CommandStat after = calls(*statsAfter, name);
-                test.crossCheck.serverCalls += (after.calls + after.rejectedCalls) - (before.calls + before.rejectedCalls);
+                const std::uint64_t delta = (after.calls + after.rejectedCalls) - (before.calls + before.rejectedCalls);
+                const std::uint64_t mine = std::min(delta, own[name]);
+                test.crossCheck.serverCalls += delta - mine;
+                test.crossCheck.tachoCalls += mine;
+                test.crossCheck.serverRejectedCalls += after.rejectedCalls - before.rejectedCalls;
                 test.crossCheck.serverFailedCalls += after.failedCalls - before.failedCalls;
                 names += (names.empty() ? "" : "+") + name;
             }

@@ -1,5 +1,6 @@
 #pragma once
 // What a run produced. Values; copied or shared as shared_ptr<const RunResult>.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -71,14 +72,21 @@ struct ClusterContact {
     std::string source;                  // "seed", "CLUSTER SHARDS of 127.0.0.1:7000", "MOVED from 127.0.0.1:7001", …
 };
 
-// The server's own count, taken from INFO commandstats before and after.
+// The server's own count, taken from INFO commandstats before and after,
+// less what Tacho itself sent of the same commands in that window (its INFO
+// probe, each connection's HELLO/AUTH/SELECT), so that benchmarking INFO or
+// running with -3, -a or --dbnum compares like with like.
 struct ServerCrossCheck {
-    bool available = false;              // false when INFO could not be read
+    bool available = false;              // false when the counts could not be read
+    std::string unavailable;             // why not, when not available ("" for old files)
     std::string command;                 // "set"
-    std::uint64_t serverCalls = 0;       // calls + rejected_calls delta
+    std::uint64_t serverCalls = 0;       // calls + rejected_calls delta, Tacho's own calls taken out
+    std::uint64_t serverRejectedCalls = 0;   // of serverCalls: rejected, not executed (CLUSTERDOWN, MOVED, NOAUTH)
     std::uint64_t serverFailedCalls = 0;
+    std::uint64_t tachoCalls = 0;        // Tacho's own calls of these commands, taken out of the delta
     std::uint64_t clientRequests = 0;    // what we sent and saw answered
     bool agrees() const { return available && serverCalls == clientRequests; }
+    std::uint64_t executedCalls() const { return serverCalls - std::min(serverCalls, serverRejectedCalls); }
 };
 
 struct TestResult {
@@ -150,7 +158,7 @@ struct CleanupNode {
 // The optional clean-up after a run (--cleanup): the keys matching the run's
 // key patterns, found with SCAN and removed with UNLINK.
 struct CleanupResult {
-    std::vector<std::string> patterns;   // SCAN MATCH globs; empty when the tests address no keys
+    std::vector<std::string> patterns;   // the key names, described ("memtier-<0..10000000>"); empty when the tests address no keys
     std::uint64_t removed = 0;           // keys removed, all nodes together
     std::vector<CleanupNode> nodes;      // in the order visited; a failure leaves the rest out
     std::string error;                   // empty when every pattern was scanned to the end everywhere

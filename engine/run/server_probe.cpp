@@ -98,6 +98,14 @@ std::optional<std::map<std::string, CommandStat>> readCommandStats(SyncClient& c
     auto text = infoText(client, "commandstats", error);
     if (!text)
         return std::nullopt;
+    // Our own INFO server ran before this, so a server that counts lists at
+    // least that; one listing nothing (or no such section: a proxy, a fake)
+    // does not count for us: "cannot tell", not "counted nothing".
+    if (text->find("cmdstat_") == std::string::npos) {
+        if (error)
+            *error = "the server's INFO commandstats lists no commands";
+        return std::nullopt;
+    }
     return parseCommandStats(*text);
 }
 

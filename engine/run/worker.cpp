@@ -58,6 +58,7 @@ Worker::Worker(WorkerPlan plan)
     m_setup = sessionSetupCommands(*m_plan.config);
     for (const auto& command : m_setup)
         appendCommand(m_setupBytes, command);
+    m_setupReplies.assign(m_setup.size(), 0);
     for (std::size_t i = 0; i < m_plan.quotas.size(); ++i) {
         auto client = std::make_unique<Client>();
         client->index = m_plan.clientIndexes[i];
@@ -412,6 +413,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
             return;
         }
         if (c.setupPending > 0) {
+            ++m_setupReplies[c.setupIndex];   // the server counted it, error or not
             if (reply.type == ReplyType::Error) {
                 problem = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
                 return;

@@ -91,6 +91,10 @@ public:
     // Cluster: the nodes this worker opened connections to, with how it
     // learnt of them. Only once its thread has ended.
     std::vector<ClusterNode> contactedNodes() const;
+    // Replies to each session setup command (sessionSetupCommands() order),
+    // over every connection and reconnection: what the server counted of
+    // Tacho's own HELLO/AUTH/SELECT. Read after the thread has ended.
+    const std::vector<std::uint64_t>& setupReplies() const { return m_setupReplies; }
 
 private:
     struct Client;
@@ -157,6 +161,7 @@ private:
     bool m_cluster = false;
     std::vector<std::vector<std::string>> m_setup;
     std::string m_setupBytes;
+    std::vector<std::uint64_t> m_setupReplies;   // per setup command
     std::string m_scratch;              // cluster: one request before routing
     IntervalStats m_current;            // worker thread only
     std::vector<char> m_readBuffer;

@@ -294,23 +294,30 @@ std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
     return names;
 }
 
-std::vector<std::string> MemtierGeneratorFactory::keyPatterns() const
+std::vector<KeyShape> MemtierGeneratorFactory::keyShapes() const
 {
     constexpr std::string_view kKey = "__key__";
     const MemtierWorkload& w = m_shared->workload;
-    const std::string key = globLiteral(w.keys.prefix) + "[0-9]*";
+    // What appendKey() writes: before + prefix + the index in decimal + after.
+    const auto shape = [&w](std::string_view before, std::string_view after) {
+        KeyShape key;
+        key.addLiteral(before);
+        key.addLiteral(w.keys.prefix);
+        key.addNumber(w.keys.minimum, w.keys.maximum);
+        key.addLiteral(after);
+        return key;
+    };
     if (!w.arbitrary())
-        return { key };
-    std::vector<std::string> patterns;
+        return { shape({}, {}) };
+    std::vector<KeyShape> shapes;
     for (const MemtierCommand& command : w.commands)
         for (const std::string& arg : command.args)
             if (const std::size_t at = arg.find(kKey); at != std::string::npos) {
-                const std::string pattern = globLiteral(arg.substr(0, at)) + key
-                    + globLiteral(std::string_view(arg).substr(at + kKey.size()));
-                if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
-                    patterns.push_back(pattern);
+                const KeyShape key = shape(std::string_view(arg).substr(0, at), std::string_view(arg).substr(at + kKey.size()));
+                if (std::find(shapes.begin(), shapes.end(), key) == shapes.end())
+                    shapes.push_back(key);
             }
-    return patterns;
+    return shapes;
 }
 
 std::string MemtierGeneratorFactory::describe() const

@@ -31,7 +31,7 @@ public:
     std::string describe() const override;
     // Keys are the prefix and a decimal index (with --command, inside the
     // text around __key__).
-    std::vector<std::string> keyPatterns() const override;
+    std::vector<KeyShape> keyShapes() const override;
 
     const MemtierWorkload& workload() const;
 

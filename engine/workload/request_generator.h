@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/workload/key_glob.h"
+
 namespace tacho::engine {
 
 class RequestGenerator {
@@ -33,10 +35,10 @@ public:
     virtual std::vector<std::string> commandStatNames() const = 0;
     // A one-line description for reports and run files.
     virtual std::string describe() const = 0;
-    // SCAN MATCH patterns (engine/workload/key_glob.h) covering the keys the
-    // requests address, for an optional clean-up after the run; empty when
-    // they cannot be told.
-    virtual std::vector<std::string> keyPatterns() const { return {}; }
+    // The exact names of the keys the requests address (engine/workload/
+    // key_glob.h), for an optional clean-up after the run; empty when they
+    // cannot be told.
+    virtual std::vector<KeyShape> keyShapes() const { return {}; }
 };
 
 } // namespace tacho::engine

@@ -42,7 +42,7 @@ TemplateGeneratorFactory::TemplateGeneratorFactory(const TestSpec& spec, std::ui
     std::string encoded;
     appendCommand(encoded, spec.args);
     if (const std::optional<std::string_view> key = firstKeyOfRequest(encoded))
-        m_keyPatterns.push_back(globOfKeyTemplate(*key, keyspace > 0, m_clusterTags));
+        m_keyShapes.push_back(shapeOfKeyTemplate(*key, keyspace, m_clusterTags));
 }
 
 std::unique_ptr<RequestGenerator> TemplateGeneratorFactory::create(std::size_t clientIndex, std::size_t clientCount,

@@ -21,14 +21,14 @@ public:
     std::vector<std::string> commandStatNames() const override { return { m_statName }; }
     std::string describe() const override { return m_name; }
     // The first key of the command (as cluster routing finds it).
-    std::vector<std::string> keyPatterns() const override { return m_keyPatterns; }
+    std::vector<KeyShape> keyShapes() const override { return m_keyShapes; }
 
 private:
     std::shared_ptr<const CommandTemplate> m_template;
     std::string m_name;
     std::string m_statName;
     bool m_clusterTags = false;
-    std::vector<std::string> m_keyPatterns;
+    std::vector<KeyShape> m_keyShapes;
 };
 
 } // namespace tacho::engine

@@ -408,7 +408,7 @@ private slots:
         LoadedRun a = reread(makeRun({ { "SET", {}, 1000, constant(10, 100) } }), "a.json");
         a.label = "=cmd|' /C calc'!A0";
         const std::string csv = comparisonCsv(compareRuns({ &a }));
-        QVERIFY2(csv.find(",'=cmd|' /C calc'!A0,") != std::string::npos, csv.c_str());
+        QVERIFY2(csv.find(",\"'=cmd|' /C calc'!A0\",") != std::string::npos, csv.c_str());
     }
 
     // The charts' data: each run on its own clock (tests one after another,

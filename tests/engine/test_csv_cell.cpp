@@ -17,10 +17,10 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("cell");
         QTest::newRow("=") << "=1+2" << "'=1+2";
-        QTest::newRow("+") << "+cmd|' /C calc'!A0" << "'+cmd|' /C calc'!A0";
+        QTest::newRow("+") << "+cmd|' /C calc'!A0" << "\"'+cmd|' /C calc'!A0\"";   // '|' may separate: quoted
         QTest::newRow("-") << "-2+3" << "'-2+3";
         QTest::newRow("@") << "@SUM(A1)" << "'@SUM(A1)";
-        QTest::newRow("tab") << "\t=x" << "'\t=x";
+        QTest::newRow("tab") << "\t=x" << "\"'\t'=x\"";   // issue 15: tab separates too
         QTest::newRow("with comma, quoted") << "=HYPERLINK(\"http://x.invalid\",\"go\")"
                                             << "\"'=HYPERLINK(\"\"http://x.invalid\"\",\"\"go\"\")\"";
         QTest::newRow("negative number") << "-5" << "-5";

@@ -32,10 +32,10 @@ private slots:
 
     void redisBenchmarkTemplates()
     {
-        QCOMPARE(globOfKeyTemplate("key:__rand_int__", true, false), "key:" + kTwelveDigits);
-        QCOMPARE(globOfKeyTemplate("key:__rand_int__", false, false), std::string("key:__rand_int__"));
-        QCOMPARE(globOfKeyTemplate("key{tag}:__rand_int__", true, true), "key{????:" + kTwelveDigits);
-        QCOMPARE(globOfKeyTemplate("my*list", true, false), std::string("my\\*list"));
+        QCOMPARE(shapeOfKeyTemplate("key:__rand_int__", 1000, false).glob(), "key:" + kTwelveDigits);
+        QCOMPARE(shapeOfKeyTemplate("key:__rand_int__", 0, false).glob(), std::string("key:__rand_int__"));
+        QCOMPARE(shapeOfKeyTemplate("key{tag}:__rand_int__", 1000, true).glob(), "key{????:" + kTwelveDigits);
+        QCOMPARE(shapeOfKeyTemplate("my*list", 1000, false).glob(), std::string("my\\*list"));
     }
 
     // The built-in suite: each test's first key, without duplicates;
@@ -45,7 +45,9 @@ private slots:
         RunConfig config;
         config.keyspace = 1000;
         config.tests = redisBenchmarkSuite("ping,set,get,incr,lpush,rpush,mset", 3, config.keyspace);
-        const std::vector<std::string> patterns = cleanupPatterns(config);
+        std::vector<std::string> patterns;
+        for (const KeyShape& shape : cleanupPatterns(config))
+            patterns.push_back(shape.glob());
         const std::vector<std::string> expected { "key:" + kTwelveDigits, "counter:" + kTwelveDigits, "mylist" };
         QCOMPARE(patterns, expected);
 
@@ -57,10 +59,12 @@ private slots:
     {
         MemtierWorkload workload;
         workload.keys.prefix = "app*";
-        QCOMPARE(MemtierGeneratorFactory(workload).keyPatterns(), std::vector<std::string> { "app\\*[0-9]*" });
+        QCOMPARE(MemtierGeneratorFactory(workload).keyShapes().size(), std::size_t(1));
+        QCOMPARE(MemtierGeneratorFactory(workload).keyShapes()[0].glob(), std::string("app\\*[0-9]*"));
         workload.commands.push_back(MemtierCommand { { "HSET", "h:__key__:x", "f", "__data__" } });
         workload.commands.push_back(MemtierCommand { { "HGET", "h:__key__:x", "f" } });
-        QCOMPARE(MemtierGeneratorFactory(workload).keyPatterns(), std::vector<std::string> { "h:app\\*[0-9]*:x" });
+        QCOMPARE(MemtierGeneratorFactory(workload).keyShapes().size(), std::size_t(1));
+        QCOMPARE(MemtierGeneratorFactory(workload).keyShapes()[0].glob(), std::string("h:app\\*[0-9]*:x"));
     }
 };
 

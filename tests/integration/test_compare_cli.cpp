@@ -233,8 +233,14 @@ private slots:
         QVERIFY(r.out.contains("memtier_benchmark --json-out-file"));
         QVERIFY(r.out.contains("RUN #1 / SET"));
         QVERIFY(r.out.contains("RUN #1 / GET"));
-        // The HdrHistogram data makes memtier files mergeable.
-        r = runCli(QStringList { "merge", mt, mt, "-o", m_dir.filePath("mt-merged.json") });
+        // The HdrHistogram data makes memtier files mergeable (two runs: the
+        // same one twice is refused, issue 15).
+        const QString mt2 = m_dir.filePath("tacho-memtier-2.json");
+        r = runCli({ "memtier", "-s", m_server.host(), "-p", QString::number(m_server.port()), "-t", "1", "-c", "4", "-n", "500",
+                     "--ratio", "1:4", "--key-maximum", "1000", "--hide-histogram", "--json-out-file", mt2 },
+                   60000);
+        QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+        r = runCli(QStringList { "merge", mt, mt2, "-o", m_dir.filePath("mt-merged.json") });
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         const auto mergedMemtier = readRun(m_dir.filePath("mt-merged.json"));
         QCOMPARE(mergedMemtier.run.tests.at(0).requests, 2u * 4u * 500u);

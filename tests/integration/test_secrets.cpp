@@ -157,7 +157,13 @@ private slots:
         const CliResult compare = runCli({ "compare", run, run, "--csv", dir.filePath("compare.csv") }, 30000);
         QVERIFY2(compare.exitCode == 0, qPrintable(describe(compare)));
         checkStreams(compare, "compare");
-        const CliResult merge = runCli({ "merge", run, run, "-o", dir.filePath("merged.json") }, 30000);
+        // A second run to merge with (the same run twice is refused, issue 15).
+        const QString run2 = dir.filePath("run2.json");
+        QCOMPARE(runCli(QStringList { "redis-benchmark", "-p", port() } + credentials
+                            + QStringList { "-t", "set,get", "-n", "500", "-c", "2", "-e", "--json", run2 },
+                        30000).exitCode,
+                 0);
+        const CliResult merge = runCli({ "merge", run, run2, "-o", dir.filePath("merged.json") }, 30000);
         QVERIFY2(merge.exitCode == 0, qPrintable(describe(merge)));
         checkStreams(merge, "merge");
         checkFiles(dir.path(), 6);
