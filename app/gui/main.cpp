@@ -1,11 +1,16 @@
 // tacho: the workbench. Wires ui/ to the engine; everything else lives in ui/.
 #include <QApplication>
 #include <QDir>
+#include <QSocketNotifier>
 #include <QTextStream>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "engine/cli/secrets.h"
@@ -53,6 +58,42 @@ void hideCommandLineSecrets(const std::vector<char*>& argv)
     }
 }
 
+int g_signalPipe[2] = { -1, -1 };
+
+extern "C" void onTerminatingSignal(int signal)
+{
+    const int saved = errno;
+    const char byte = char(signal);
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);   // async-signal-safe
+    errno = saved;
+}
+
+// Ctrl+C in the terminal that started us, kill, and a closed terminal or SSH
+// session end the workbench as closing its window does: a run under way is
+// stopped and saved first. The handler only writes to a pipe; the event loop
+// reads it (the self-pipe pattern). Signals ignored at start (nohup) stay so.
+void closeOnSignals(QWidget* window)
+{
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return;
+    auto* notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, window);
+    QObject::connect(notifier, &QSocketNotifier::activated, window, [window] {
+        char bytes[64];
+        while (::read(g_signalPipe[0], bytes, sizeof bytes) > 0) {
+        }
+        window->close();
+    });
+    struct sigaction action {};
+    action.sa_handler = onTerminatingSignal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : { SIGINT, SIGTERM, SIGHUP }) {
+        struct sigaction previous {};
+        if (::sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler != SIG_IGN)
+            ::sigaction(signal, &action, nullptr);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -83,6 +124,7 @@ int main(int argc, char** argv)
     }
     tacho::ui::MainWindow window(context);
     window.show();
+    closeOnSignals(&window);
 
     std::unique_ptr<tacho::ui::ScriptedSession> session;
     if (options->active()) {
