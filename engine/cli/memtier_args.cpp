@@ -285,7 +285,7 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         } else if (name == "--threads") {
             inv.threads = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxThreads));
         } else if (name == "--test-time") {
-            inv.testTimeSeconds = checkedDuration(label, parseDecimal(label, value), std::string(value), false);
+            inv.testTimeSeconds = checkedDuration(label, parsePositive(label, value), std::string(value), false);
             testTimeGiven = true;
         } else if (name == "--clients-start") {
             inv.clientsStart = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxConnections));

@@ -95,6 +95,9 @@ double parseSecondsOption(const std::string& option, const std::string& text, bo
     double value = 0;
     if (!parseScaledNumber(text, &value))
         throw UsageError(option + ": " + quoted(text) + " is not a number of seconds");
+    if (allowZero ? value < 0 : !(value > 0))
+        throw UsageError(option + ": must be " + (allowZero ? "0 or more" : "greater than 0") + " seconds (got " + text
+                         + ")");
     return checkedDuration(option, value, text, allowZero);
 }
 
