@@ -17,6 +17,7 @@
 #include "engine/cli/latency_command.h"
 #include "engine/cli/memtier_command.h"
 #include "engine/cli/merge_command.h"
+#include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/redis_benchmark_command.h"
 #include "engine/cli/report_command.h"
 #include "engine/cli/secrets.h"
@@ -190,9 +191,7 @@ int runCommand(int argc, char** argv)
         io.out = &std::cout;
         io.err = &std::cerr;
         io.interactive = isatty(STDOUT_FILENO) == 1;
-        io.readStdin = [] {
-            return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-        };
+        io.readStdin = [] { return tacho::engine::readStdinArgument(std::cin); };
         io.onController = [](tacho::engine::RunController* controller) { g_controller = controller; };
         const int status = tacho::engine::runRedisBenchmarkCommand(args, io);
         g_controller = nullptr;

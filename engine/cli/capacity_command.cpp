@@ -15,6 +15,7 @@
 
 #include "engine/cli/quoted.h"
 #include "engine/cli/secrets.h"
+#include "engine/cli/shared_options.h"
 
 namespace tacho::engine {
 
@@ -219,6 +220,20 @@ CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
                              + " connections (-c): each thread needs a connection; raise -c or lower --to");
         }
     }
+    // The last step's requests in flight (issue 15).
+    const auto top = static_cast<std::uint64_t>(o.to);
+    const auto connections = static_cast<std::uint64_t>(w.config.connections);
+    const auto pipeline = static_cast<std::uint64_t>(w.config.pipeline);
+    if (o.dimension == CapacityDimension::Connections)
+        checkRequestsInFlight(top, pipeline, "--to " + plain(o.to) + " connections x the workload's pipeline "
+                                                 + std::to_string(pipeline));
+    else if (o.dimension == CapacityDimension::Pipeline)
+        checkRequestsInFlight(connections, top, "the workload's " + std::to_string(connections)
+                                                    + " connections x --to " + plain(o.to) + " pipeline");
+    else if (o.dimension == CapacityDimension::Threads && w.clientsPerThread > 0)
+        checkRequestsInFlight(top * std::uint64_t(w.clientsPerThread), pipeline,
+                              "--to " + plain(o.to) + " threads x " + std::to_string(w.clientsPerThread)
+                                  + " clients x the workload's pipeline " + std::to_string(pipeline));
     return inv;
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "engine/cli/secrets.h"
+#include "engine/cli/shared_options.h"
 #include "engine/cli/uri.h"
 
 namespace tacho::engine {
@@ -31,9 +32,7 @@ double parsePositiveSeconds(const std::string& option, const std::string& text)
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
         throw UsageError(option + ": '" + text + "' is not a number of seconds");
-    if (!(value > 0))
-        throw UsageError(option + ": must be greater than 0 seconds (got " + text + ")");
-    return value;
+    return checkedDuration(option, value, text, false);
 }
 
 long long wholeMs(double ms) { return std::llround(ms); }

@@ -279,13 +279,13 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         } else if (name == "--rate-limiting") {
             inv.rateLimitPerConnection = static_cast<std::uint32_t>(parseInteger(label, value, 1, 100000000));
         } else if (name == "--rate") {
-            totalRate = parsePositive(label, value);
+            totalRate = checkedRate(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--clients") {
             inv.clientsPerThread = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxConnections));
         } else if (name == "--threads") {
             inv.threads = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxThreads));
         } else if (name == "--test-time") {
-            inv.testTimeSeconds = parsePositive(label, value);
+            inv.testTimeSeconds = checkedDuration(label, parsePositive(label, value), std::string(value), false);
             testTimeGiven = true;
         } else if (name == "--clients-start") {
             inv.clientsStart = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxConnections));
@@ -475,6 +475,13 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         throw UsageError("--clients: " + std::to_string(inv.threads) + " threads x " +
                          std::to_string(inv.clientsPerThread) + " clients is above the limit of " +
                          std::to_string(kMaxConnections) + " connections");
+    const std::string clientsText =
+        "--threads " + std::to_string(inv.threads) + " x --clients " + std::to_string(inv.clientsPerThread);
+    checkRequestsInFlight(connections, std::uint64_t(config.pipeline),
+                          clientsText + " x --pipeline " + std::to_string(config.pipeline));
+    if (inv.preload)
+        checkRequestsInFlight(connections, inv.preloadPipeline,
+                              clientsText + " x --preload-pipeline " + std::to_string(inv.preloadPipeline));
 
     // Keys.
     if (w.keys.minimum > w.keys.maximum)

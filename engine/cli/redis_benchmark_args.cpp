@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <istream>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -82,10 +83,7 @@ double parseRate(std::string_view option, std::string_view text)
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
         throw UsageError(std::string(option) + ": " + quoted(text) + " is not a number of requests per second");
-    if (!(value > 0) || value > 1e9)
-        throw UsageError(std::string(option) + ": must be above 0 and at most 1,000,000,000 requests/s (got "
-                         + std::string(text) + ")");
-    return value;
+    return checkedRate(std::string(option), value, std::string(text));
 }
 
 } // namespace
@@ -208,15 +206,13 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
         } else if (arg == "--tls-ciphersuites") {
             tls.cipherSuites = value();
         } else if (arg == "--duration") {
-            config.durationSeconds = parseSeconds(arg, value());
-            if (!(config.durationSeconds > 0))
-                throw UsageError("--duration: must be greater than 0 seconds (got " + args[i] + ")");
+            const std::string& text = value();
+            config.durationSeconds = checkedDuration(arg, parseSeconds(arg, text), text, false);
         } else if (arg == "--rate") {
             config.rate = parseRate(arg, value());
         } else if (arg == "--warmup") {
-            config.warmupSeconds = parseSeconds(arg, value());
-            if (config.warmupSeconds < 0)
-                throw UsageError("--warmup: must not be negative (got " + args[i] + ")");
+            const std::string& text = value();
+            config.warmupSeconds = checkedDuration(arg, parseSeconds(arg, text), text, true);
         } else if (arg == "--reply-timeout") {
             const std::string& text = value();
             config.replyTimeoutMs = replyTimeoutMs(arg, parseSeconds(arg, text), text);
@@ -245,6 +241,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
     }
     if (result.cleanup && config.idle)
         throw UsageError("--cleanup: -I sends nothing, so there is nothing to clean up");
+    checkRequestsInFlight(std::uint64_t(config.connections), std::uint64_t(config.pipeline),
+                          "-c " + std::to_string(config.connections) + " x -P " + std::to_string(config.pipeline));
     if (config.threads > config.connections)
         throw UsageError("--threads: " + std::to_string(config.threads) + " threads cannot exceed -c (" +
                          std::to_string(config.connections) + " clients)");
@@ -284,6 +282,31 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             throw UsageError("-t: no tests selected");
     }
     return result;
+}
+
+std::string readStdinArgument(std::istream& in, std::uint64_t maxBytes)
+{
+    // Read in chunks and joined once: no doubling string on the way to the
+    // limit, and nothing past it is read.
+    std::vector<std::string> chunks;
+    std::uint64_t total = 0;
+    std::string chunk(std::size_t(1) << 20, '\0');
+    while (in) {
+        in.read(chunk.data(), std::streamsize(chunk.size()));
+        const auto got = static_cast<std::size_t>(in.gcount());
+        if (got == 0)
+            break;
+        total += got;
+        if (total > maxBytes)
+            throw UsageError("-x: standard input holds more than " + std::to_string(maxBytes)
+                             + " bytes, the most one argument may have (Redis's own limit for a bulk string)");
+        chunks.emplace_back(chunk.data(), got);
+    }
+    std::string text;
+    text.reserve(std::size_t(total));
+    for (const std::string& c : chunks)
+        text += c;
+    return text;
 }
 
 std::string redisBenchmarkUsage()

@@ -1,7 +1,9 @@
 #pragma once
 // redis-benchmark's command line (as redis-benchmark 7 accepts it), plus
 // Tacho's additions (--duration, --warmup, --json), into a RunConfig.
+#include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <span>
 #include <string>
 
@@ -27,6 +29,11 @@ struct RedisBenchmarkInvocation {
 // called for -x (read last argument from standard input).
 RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> args,
                                                  const std::function<std::string()>& readStdin = {});
+
+// -x's argument from `in`: at most `maxBytes` (512 MiB, Redis's own limit for
+// one bulk string), else UsageError naming -x (issue 15).
+inline constexpr std::uint64_t kMaxStdinArgumentBytes = 512ull << 20;
+std::string readStdinArgument(std::istream& in, std::uint64_t maxBytes = kMaxStdinArgumentBytes);
 
 std::string redisBenchmarkUsage();   // the --help text
 

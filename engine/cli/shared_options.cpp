@@ -1,6 +1,7 @@
 #include "engine/cli/shared_options.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "engine/cli/usage_error.h"
 #include "engine/report/atomic_file.h"
@@ -18,6 +19,46 @@ int replyTimeoutMs(const std::string& option, double seconds, const std::string&
     if (seconds > 0 && ms < 1)
         throw UsageError(option + ": must be at least 0.001 seconds, or 0 to wait forever (got " + text + ")");
     return static_cast<int>(ms);
+}
+
+namespace {
+
+// "0.001" rather than "0.001000", "31536000" rather than "3.1536e+07".
+std::string plainNumber(double value)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.15g", value);
+    return buffer;
+}
+
+} // namespace
+
+double checkedDuration(const std::string& option, double seconds, const std::string& text, bool zeroAllowed)
+{
+    if ((zeroAllowed && seconds == 0) || (seconds >= kMinDurationSeconds && seconds <= kMaxDurationSeconds))
+        return seconds;
+    if (zeroAllowed && seconds < 0)
+        throw UsageError(option + ": must not be negative (got " + text + ")");
+    if (!zeroAllowed && seconds <= 0)
+        throw UsageError(option + ": must be greater than 0 seconds (got " + text + ")");
+    throw UsageError(option + ": must be " + (zeroAllowed ? "0 or " : "") + "between " + plainNumber(kMinDurationSeconds)
+                     + " and " + plainNumber(kMaxDurationSeconds) + " seconds (365 days) (got " + text + ")");
+}
+
+double checkedRate(const std::string& option, double rate, const std::string& text)
+{
+    if (rate >= kMinRate && rate <= kMaxRate)
+        return rate;
+    throw UsageError(option + ": must be above 0 (at least " + plainNumber(kMinRate)
+                     + ") and at most 1,000,000,000 requests/s (got " + text + ")");
+}
+
+void checkRequestsInFlight(std::uint64_t connections, std::uint64_t pipeline, const std::string& what)
+{
+    std::uint64_t product = 0;
+    if (__builtin_mul_overflow(connections, pipeline, &product) || product > kMaxRequestsInFlight)
+        throw UsageError(what + " puts more requests in flight at once than the limit of "
+                         + std::to_string(kMaxRequestsInFlight) + " (connections x pipeline)");
 }
 
 bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error)

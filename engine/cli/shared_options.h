@@ -1,6 +1,7 @@
 #pragma once
 // Options that both command-line dialects (redis-benchmark, memtier) offer
 // with the same meaning, checked in one place so they say the same thing.
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,6 +14,28 @@ namespace tacho::engine {
 // --reply-timeout in seconds (decimal) → RunConfig::replyTimeoutMs. 0 turns
 // the timeout off; at most an hour. Throws UsageError naming `option`.
 int replyTimeoutMs(const std::string& option, double seconds, const std::string& text);
+
+// Durations in seconds (--duration, --warmup, --test-time, step lengths)
+// become nanoseconds in the engine: a year at most keeps every sum of them
+// far inside 64 bits, a millisecond at least keeps a positive one above 0 ns
+// (issue 15). Throws UsageError naming `option` for NaN, infinities and
+// anything outside 0 (when `zeroAllowed`) or [0.001, kMaxDurationSeconds].
+inline constexpr double kMinDurationSeconds = 0.001;
+inline constexpr double kMaxDurationSeconds = 365.0 * 24 * 3600;
+double checkedDuration(const std::string& option, double seconds, const std::string& text, bool zeroAllowed);
+
+// Requests per second (--rate): within [0.001, 1e9], so that the interval
+// between one connection's requests stays a finite count of nanoseconds.
+inline constexpr double kMinRate = 0.001;
+inline constexpr double kMaxRate = 1e9;
+double checkedRate(const std::string& option, double rate, const std::string& text);
+
+// Requests in flight at once over the whole run (connections x pipeline):
+// every one has a slot and a buffered request, so a product in the billions
+// would end in an allocation failure instead of a run (issue 15). Throws
+// UsageError with `what` (the options, e.g. "-c 100000 x -P 100000").
+inline constexpr std::uint64_t kMaxRequestsInFlight = 1000000;
+void checkRequestsInFlight(std::uint64_t connections, std::uint64_t pipeline, const std::string& what);
 
 // Output files (option, path; empty paths skipped) checked before a run, so
 // that a report is not lost after it: false with "OPTION: cannot write PATH:

@@ -1,4 +1,5 @@
 #include "engine/cli/sweep_command.h"
+#include "engine/cli/shared_options.h"
 #include "engine/report/number_format.h"
 
 #include <algorithm>
@@ -70,6 +71,8 @@ std::vector<double> parseList(const std::string& option, const std::string& text
             throw UsageError(option + ": " + quoted(item) + " must be a whole number of at least 1");
         if (!integer && !(value > 0))
             throw UsageError(option + ": " + quoted(item) + " must be greater than 0");
+        if (option == "--rate")
+            checkedRate(option, value, item);
         if (value > max)
             throw UsageError(option + ": " + quoted(item) + " is above the limit of " + plain(max));
         values.push_back(value);
@@ -96,7 +99,7 @@ double parseSecondsOption(const std::string& option, const std::string& text, bo
     if (allowZero ? value < 0 : !(value > 0))
         throw UsageError(option + ": must be " + (allowZero ? "0 or more" : "greater than 0") + " seconds (got " + text
                          + ")");
-    return value;
+    return checkedDuration(option, value, text, allowZero);
 }
 
 SweepInvocation parseSweepArgs(std::span<const std::string> args)
@@ -344,9 +347,13 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
         inv = parseSweepArgs(args);
         if (!inv.showHelp) {
             combos = combinations(inv);
-            for (const Combination& c : combos)
+            for (const Combination& c : combos) {
                 if (c.config.threads > c.config.connections)
                     throw UsageError("--threads: more threads than connections in " + c.label);
+                checkRequestsInFlight(std::uint64_t(c.config.connections), std::uint64_t(c.config.pipeline),
+                                      "--connections " + std::to_string(c.config.connections) + " x --pipeline "
+                                          + std::to_string(c.config.pipeline) + " (" + c.label + ")");
+            }
         }
     } catch (const UsageError& e) {
         err << kPrefix << hideSecretsIn(e.what(), "sweep", args) << "\nTry 'tacho-cli sweep --help' for more information.\n";

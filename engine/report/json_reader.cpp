@@ -5,12 +5,121 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <unordered_set>
 
 namespace tacho::engine {
 
 // ---- JsonValue ----
+
+static_assert(sizeof(JsonValue) == 16, "a JsonValue is 16 bytes: the reader's memory depends on it");
+
+namespace {
+constexpr std::size_t kPointerAt = 8 - 3;   // m_data's offset of the pointer (8 bytes into the value)
+}
+
+void* JsonValue::pointer() const
+{
+    void* p = nullptr;
+    std::memcpy(&p, m_data + kPointerAt, sizeof p);
+    return p;
+}
+
+void JsonValue::setPointer(void* p)
+{
+    std::memcpy(m_data + kPointerAt, &p, sizeof p);
+}
+
+void JsonValue::release()
+{
+    if (hasBlock())
+        delete block();
+    else if ((m_type == Type::String || m_type == Type::Number) && m_length == kHeap)
+        delete[] static_cast<char*>(pointer());
+    m_type = Type::Null;
+    m_length = 0;
+    setPointer(nullptr);
+}
+
+JsonValue::~JsonValue()
+{
+    release();
+}
+
+JsonValue::JsonValue(const JsonValue& other) : m_type(other.m_type), m_bool(other.m_bool)
+{
+    if (m_type == Type::String || m_type == Type::Number)
+        setText(other.textView());
+    else if (other.hasBlock())
+        setPointer(new Block(*other.block()));
+}
+
+JsonValue& JsonValue::operator=(const JsonValue& other)
+{
+    if (this != &other)
+        *this = JsonValue(other);
+    return *this;
+}
+
+JsonValue::JsonValue(JsonValue&& other) noexcept
+    : m_type(other.m_type), m_bool(other.m_bool), m_length(other.m_length)
+{
+    std::memcpy(m_data, other.m_data, sizeof m_data);
+    other.m_type = Type::Null;   // it owns nothing now
+    other.m_length = 0;
+}
+
+JsonValue& JsonValue::operator=(JsonValue&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        m_type = other.m_type;
+        m_bool = other.m_bool;
+        m_length = other.m_length;
+        std::memcpy(m_data, other.m_data, sizeof m_data);
+        other.m_type = Type::Null;
+        other.m_length = 0;
+    }
+    return *this;
+}
+
+void JsonValue::setText(std::string_view text)
+{
+    if (text.size() <= kInline) {
+        m_length = static_cast<std::uint8_t>(text.size());
+        std::memcpy(m_data, text.data(), text.size());
+        return;
+    }
+    // A 4-byte length, then the bytes: one allocation, no spare capacity.
+    const auto size = static_cast<std::uint32_t>(text.size());
+    char* heap = new char[sizeof size + text.size()];
+    std::memcpy(heap, &size, sizeof size);
+    std::memcpy(heap + sizeof size, text.data(), text.size());
+    m_length = kHeap;
+    setPointer(heap);
+}
+
+std::string_view JsonValue::textView() const
+{
+    if (m_type != Type::String && m_type != Type::Number)
+        return {};
+    if (m_length != kHeap)
+        return std::string_view(m_data, m_length);
+    const char* heap = static_cast<const char*>(pointer());
+    std::uint32_t size = 0;
+    std::memcpy(&size, heap, sizeof size);
+    return std::string_view(heap + sizeof size, size);
+}
+
+JsonValue::Block& JsonValue::ensureBlock()
+{
+    if (!hasBlock())
+        setPointer(new Block());
+    return *block();
+}
 
 JsonValue JsonValue::makeBool(bool b)
 {
@@ -20,13 +129,13 @@ JsonValue JsonValue::makeBool(bool b)
     return v;
 }
 
-JsonValue JsonValue::makeNumber(std::string text)
+double JsonValue::number() const
 {
-    JsonValue v;
-    v.m_type = Type::Number;
-    // strtod is locale-dependent for the decimal point; JSON numbers use '.',
-    // and the C locale is what this program runs in (no setlocale call), but
-    // from_chars is locale-free, so it is used where the library has it.
+    if (m_type != Type::Number)
+        return 0;
+    const std::string_view text = textView();
+    // strtod is locale-dependent for the decimal point; from_chars is
+    // locale-free.
     double number = 0;
     const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
     if (result.ec == std::errc::result_out_of_range) {
@@ -34,13 +143,19 @@ JsonValue JsonValue::makeNumber(std::string text)
         const bool negative = !text.empty() && text[0] == '-';
         bool tiny = false;
         const auto e = text.find_first_of("eE");
-        if (e != std::string::npos && e + 1 < text.size() && text[e + 1] == '-')
+        if (e != std::string_view::npos && e + 1 < text.size() && text[e + 1] == '-')
             tiny = true;
         number = tiny ? (negative ? -0.0 : 0.0)
                       : (negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
     }
-    v.m_number = number;
-    v.m_text = std::move(text);
+    return number;
+}
+
+JsonValue JsonValue::makeNumber(std::string text)
+{
+    JsonValue v;
+    v.m_type = Type::Number;
+    v.setText(text);
     return v;
 }
 
@@ -50,8 +165,7 @@ JsonValue JsonValue::makeNumber(double number)
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);
     JsonValue v;
     v.m_type = Type::Number;
-    v.m_number = number;
-    v.m_text.assign(buffer, result.ptr);
+    v.setText(std::string_view(buffer, std::size_t(result.ptr - buffer)));
     return v;
 }
 
@@ -59,7 +173,7 @@ JsonValue JsonValue::makeString(std::string text)
 {
     JsonValue v;
     v.m_type = Type::String;
-    v.m_text = std::move(text);
+    v.setText(text);
     return v;
 }
 
@@ -79,59 +193,71 @@ JsonValue JsonValue::makeObject()
 
 std::optional<std::uint64_t> JsonValue::asUint64() const
 {
-    if (m_type != Type::Number || m_text.empty() || m_text[0] == '-')
+    const std::string_view text = textView();
+    if (m_type != Type::Number || text.empty() || text[0] == '-')
         return std::nullopt;
-    if (m_text.find_first_of(".eE") != std::string::npos)
+    if (text.find_first_of(".eE") != std::string_view::npos)
         return std::nullopt;
     std::uint64_t value = 0;
-    const auto result = std::from_chars(m_text.data(), m_text.data() + m_text.size(), value);
-    if (result.ec != std::errc() || result.ptr != m_text.data() + m_text.size())
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
         return std::nullopt;
     return value;
 }
 
 std::optional<std::int64_t> JsonValue::asInt64() const
 {
-    if (m_type != Type::Number || m_text.find_first_of(".eE") != std::string::npos)
+    const std::string_view text = textView();
+    if (m_type != Type::Number || text.find_first_of(".eE") != std::string_view::npos)
         return std::nullopt;
     std::int64_t value = 0;
-    const auto result = std::from_chars(m_text.data(), m_text.data() + m_text.size(), value);
-    if (result.ec != std::errc() || result.ptr != m_text.data() + m_text.size())
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
         return std::nullopt;
     return value;
 }
 
+const std::vector<JsonValue>& JsonValue::items() const
+{
+    static const std::vector<JsonValue> none;
+    return hasBlock() ? block()->items : none;
+}
+
 void JsonValue::append(JsonValue value)
 {
-    m_items.push_back(std::move(value));
+    ensureBlock().items.push_back(std::move(value));
 }
 
 const JsonValue* JsonValue::find(std::string_view key) const
 {
-    if (m_type != Type::Object)
+    if (m_type != Type::Object || !hasBlock())
         return nullptr;
-    for (std::size_t i = 0; i < m_keys.size(); ++i)
-        if (m_keys[i] == key)
-            return &m_items[i];
+    const Block& b = *block();
+    for (std::size_t i = 0; i < b.keys.size(); ++i)
+        if (b.keys[i].textView() == key)
+            return &b.items[i];
     return nullptr;
 }
 
 void JsonValue::set(std::string key, JsonValue value)
 {
-    for (std::size_t i = 0; i < m_keys.size(); ++i) {
-        if (m_keys[i] == key) {
-            m_items[i] = std::move(value);
-            return;
+    if (m_type == Type::Object && hasBlock()) {
+        Block& b = *block();
+        for (std::size_t i = 0; i < b.keys.size(); ++i) {
+            if (b.keys[i].textView() == key) {
+                b.items[i] = std::move(value);
+                return;
+            }
         }
     }
-    m_keys.push_back(std::move(key));
-    m_items.push_back(std::move(value));
+    appendMember(std::move(key), std::move(value));
 }
 
 void JsonValue::appendMember(std::string key, JsonValue value)
 {
-    m_keys.push_back(std::move(key));
-    m_items.push_back(std::move(value));
+    Block& b = ensureBlock();
+    b.keys.push_back(makeString(std::move(key)));
+    b.items.push_back(std::move(value));
 }
 
 const char* JsonValue::typeName(Type type)
@@ -155,11 +281,13 @@ std::string JsonParseError::describe() const
 
 // ---- parser ----
 
-namespace {
-
-class Parser {
+// Members are gathered on scratch stacks (deques: growing them moves
+// nothing) and moved into exactly-sized vectors when their container
+// closes, so no vector carries growth slack and no growth copies a large
+// array.
+class JsonParser {
 public:
-    explicit Parser(std::string_view text) : m_text(text) {}
+    explicit JsonParser(std::string_view text) : m_text(text) {}
 
     std::optional<JsonValue> parseDocument(JsonParseError* error)
     {
@@ -334,7 +462,10 @@ private:
             while (digit())
                 ++m_pos;
         }
-        return JsonValue::makeNumber(std::string(m_text.substr(start, m_pos - start)));
+        JsonValue number;
+        number.m_type = JsonValue::Type::Number;
+        number.setText(m_text.substr(start, m_pos - start));
+        return number;
     }
 
     static void appendUtf8(std::string& out, std::uint32_t cp)
@@ -506,10 +637,31 @@ private:
         }
     }
 
+    // Moves the scratch values (and keys) from `base` into `container`.
+    void collect(JsonValue& container, std::size_t base, std::size_t keyBase)
+    {
+        const std::size_t count = m_values.size() - base;
+        if (count == 0)
+            return;
+        auto block = std::make_unique<JsonValue::Block>();
+        block->items.reserve(count);
+        for (std::size_t i = base; i < m_values.size(); ++i)
+            block->items.push_back(std::move(m_values[i]));
+        m_values.resize(base);
+        if (container.isObject()) {
+            block->keys.reserve(count);
+            for (std::size_t i = keyBase; i < m_keys.size(); ++i)
+                block->keys.push_back(std::move(m_keys[i]));
+            m_keys.resize(keyBase);
+        }
+        container.setPointer(block.release());
+    }
+
     JsonValue parseArray(int depth)
     {
         ++m_pos;   // [
         JsonValue array = JsonValue::makeArray();
+        const std::size_t base = m_values.size();
         skipSpace();
         if (atEnd()) {
             failEnd("inside an array");
@@ -523,7 +675,7 @@ private:
             JsonValue item = parseValue(depth + 1);
             if (m_failed)
                 return {};
-            array.append(std::move(item));
+            m_values.push_back(std::move(item));
             skipSpace();
             if (atEnd()) {
                 failEnd("inside an array");
@@ -541,6 +693,7 @@ private:
             }
             if (c == ']') {
                 ++m_pos;
+                collect(array, base, m_keys.size());
                 return array;
             }
             fail("expected ',' or ']' after an array item, found " + describeChar(c));
@@ -552,7 +705,12 @@ private:
     {
         ++m_pos;   // {
         JsonValue object = JsonValue::makeObject();
-        std::unordered_set<std::string> seen;   // duplicate check in O(1) per key
+        const std::size_t base = m_values.size();
+        const std::size_t keyBase = m_keys.size();
+        // Duplicate check: a scan for the few members objects usually have,
+        // a hash set of views into the scratch keys beyond that.
+        constexpr std::size_t kScanLimit = 16;
+        std::unordered_set<std::string_view> seen;
         skipSpace();
         if (atEnd()) {
             failEnd("inside an object");
@@ -579,7 +737,18 @@ private:
             std::string key;
             if (!parseString(key))
                 return {};
-            if (!seen.insert(key).second) {
+            const std::size_t count = m_keys.size() - keyBase;
+            bool duplicate = false;
+            if (count < kScanLimit) {
+                for (std::size_t i = keyBase; i < m_keys.size() && !duplicate; ++i)
+                    duplicate = m_keys[i].textView() == key;
+            } else {
+                if (seen.empty())
+                    for (std::size_t i = keyBase; i < m_keys.size(); ++i)
+                        seen.insert(m_keys[i].textView());
+                duplicate = seen.count(key) != 0;
+            }
+            if (duplicate) {
                 m_pos = keyStart;
                 fail("duplicate key \"" + key + "\" in an object");
                 return {};
@@ -594,10 +763,13 @@ private:
                 return {};
             }
             ++m_pos;
+            m_keys.push_back(JsonValue::makeString(std::move(key)));
+            if (!seen.empty())
+                seen.insert(m_keys.back().textView());
             JsonValue value = parseValue(depth + 1);
             if (m_failed)
                 return {};
-            object.appendMember(std::move(key), std::move(value));
+            m_values.push_back(std::move(value));
             skipSpace();
             if (atEnd()) {
                 failEnd("inside an object");
@@ -610,6 +782,7 @@ private:
             }
             if (c == '}') {
                 ++m_pos;
+                collect(object, base, keyBase);
                 return object;
             }
             fail("expected ',' or '}' after an object member, found " + describeChar(c));
@@ -621,13 +794,13 @@ private:
     std::size_t m_pos = 0;
     bool m_failed = false;
     JsonParseError m_error;
+    std::deque<JsonValue> m_values;   // members of the containers being read
+    std::deque<JsonValue> m_keys;     // keys (strings) of the objects being read
 };
-
-} // namespace
 
 std::optional<JsonValue> parseJson(std::string_view text, JsonParseError* error)
 {
-    Parser parser(text);
+    JsonParser parser(text);
     return parser.parseDocument(error);
 }
 

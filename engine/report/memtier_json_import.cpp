@@ -288,8 +288,12 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
         if (n > 0)
             f.avgMs = sum / double(n);
     }
-    for (const CommandResult& c : test.commands)
+    std::uint64_t latencies = 0;   // checked: wrapped counts must not match by accident (issue 15)
+    for (const CommandResult& c : test.commands) {
+        if (__builtin_add_overflow(latencies, c.latency.count(), &latencies))
+            block.fail("the commands' latency counts add up to more than 18446744073709551615");
         test.latency.add(c.latency);
+    }
     // A histogram missing some requests (a row without one, steps that stop
     // short of 100%, a count that disagrees) is no distribution of the test:
     // merged or written as a run file it would claim what it does not hold.

@@ -578,7 +578,8 @@ CleanupResult readCleanup(const Node& n)
             CleanupNode entry;
             entry.address = node.at("address").string();
             entry.removed = node.at("removed").uint64();
-            perNode += entry.removed;
+            if (__builtin_add_overflow(perNode, entry.removed, &perNode))
+                node.at("removed").fail("the nodes' counts add up to more than 18446744073709551615");
             c.nodes.push_back(std::move(entry));
         }
         if (perNode != c.removed)
@@ -686,6 +687,10 @@ bool readTextFile(const std::string& path, std::string& out, std::string* error,
             *error = path + ": " + what;
         return false;
     };
+    const auto tooLarge = [&](const std::string& size) {
+        return "too large to read (" + size + "; at most " + std::to_string(maxBytes) + " bytes, "
+            + std::to_string(maxBytes >> 20) + " MiB)";
+    };
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return failWith("cannot open: " + std::generic_category().message(errno));
@@ -696,8 +701,7 @@ bool readTextFile(const std::string& path, std::string& out, std::string* error,
     }
     if (std::uint64_t(st.st_size) > maxBytes) {
         ::close(fd);
-        return failWith("too large (" + std::to_string(st.st_size) + " bytes; at most " + std::to_string(maxBytes)
-                        + ")");
+        return failWith(tooLarge(std::to_string(st.st_size) + " bytes"));
     }
     out.clear();
     out.reserve(std::size_t(st.st_size));
@@ -716,7 +720,7 @@ bool readTextFile(const std::string& path, std::string& out, std::string* error,
         out.append(buffer, std::size_t(n));
         if (out.size() > maxBytes) {
             ::close(fd);
-            return failWith("too large");
+            return failWith(tooLarge("more than " + std::to_string(maxBytes) + " bytes"));
         }
     }
     ::close(fd);

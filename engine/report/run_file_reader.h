@@ -89,7 +89,9 @@ bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* err
 // Reads a run file from disk (at most kMaxRunFileBytes).
 bool readRunFile(const std::string& path, LoadedRun& out, std::string* error);
 
-inline constexpr std::uint64_t kMaxRunFileBytes = 1ull << 30;   // 1 GiB
+// 256 MiB: a day-long run with per-second intervals is tens of MB; the
+// reader needs a few times the file's size besides (issue 15).
+inline constexpr std::uint64_t kMaxRunFileBytes = 256ull << 20;
 
 // Reads a whole file into `out`; false with a message naming the path.
 bool readTextFile(const std::string& path, std::string& out, std::string* error,

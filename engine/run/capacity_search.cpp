@@ -266,6 +266,8 @@ std::optional<CapacityOptionError> validateCapacityOptions(const CapacitySearchO
             return error(field, std::string(dimension) + " must be at least 1 (got " + number(value, 6) + ")");
         if (!integer && !(value > 0))
             return error(field, "the rate must be greater than 0 requests/s (got " + number(value, 6) + ")");
+        if (!integer && value < 0.001)
+            return error(field, "the rate must be at least 0.001 requests/s (got " + number(value, 6) + ")");
         if (integer && !isWhole(value))
             return error(field, std::string(dimension) + " must be a whole number (got " + number(value, 6) + ")");
         if (value > maximum)
@@ -289,12 +291,18 @@ std::optional<CapacityOptionError> validateCapacityOptions(const CapacitySearchO
     if (objective.limitNs > static_cast<double>(LatencyHistogram::kHighestNs))
         return error("objective", "the limit is above 60 s, the longest latency Tacho measures");
 
+    // Seconds become nanoseconds: below a millisecond a step or warm-up is
+    // (close to) none at all (issue 15).
     if (!(o.stepSeconds > 0) || !std::isfinite(o.stepSeconds))
         return error("step-seconds", "must be greater than 0 seconds (got " + number(o.stepSeconds, 6) + ")");
+    if (o.stepSeconds < 0.001)
+        return error("step-seconds", "must be at least 0.001 seconds (got " + number(o.stepSeconds, 6) + ")");
     if (o.stepSeconds > 86400)
         return error("step-seconds", "must be at most a day (86400 s)");
     if (!(o.warmupSeconds >= 0) || !std::isfinite(o.warmupSeconds))
         return error("warmup", "must not be negative (got " + number(o.warmupSeconds, 6) + ")");
+    if (o.warmupSeconds > 0 && o.warmupSeconds < 0.001)
+        return error("warmup", "must be 0 or at least 0.001 seconds (got " + number(o.warmupSeconds, 6) + ")");
     if (o.warmupSeconds > 86400)
         return error("warmup", "must be at most a day (86400 s)");
     if (!(o.growthFactor > 1) || o.growthFactor > 100)

@@ -55,13 +55,26 @@ bool ensureFileLimit(std::uint64_t connections, std::string* error)
     return true;
 }
 
+// Seconds to nanoseconds, NaN and negatives as 0, saturating at a century
+// (3.2e18 ns, far inside 64 bits even added to a clock): the command lines
+// refuse such durations, and a config from elsewhere must not overflow
+// (issue 15).
+std::uint64_t secondsToNs(double seconds)
+{
+    constexpr double kMaxNs = 100.0 * 365 * 24 * 3600 * 1e9;
+    const double ns = seconds * 1e9;
+    if (!(ns > 0))
+        return 0;
+    return static_cast<std::uint64_t>(std::min(ns, kMaxNs));
+}
+
 // Staircase ramp: connection k starts issuing after this long.
 std::uint64_t rampOffsetNs(const RunConfig& config, int k)
 {
     if (config.rampStep <= 0 || config.rampStepSeconds <= 0 || k < config.rampStartConnections)
         return 0;
     const int step = (k - config.rampStartConnections) / config.rampStep + 1;
-    return static_cast<std::uint64_t>(step * config.rampStepSeconds * 1e9);
+    return secondsToNs(step * config.rampStepSeconds);
 }
 
 std::uint64_t seedFor(const RunConfig& config)
@@ -295,7 +308,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         plan.totalClients = static_cast<std::size_t>(connections);
         plan.countLimited = countLimited;
         plan.idle = m_config.idle;
-        plan.intervalNs = perConnectionRate > 0 ? static_cast<std::uint64_t>(1e9 / perConnectionRate) : 0;
+        plan.intervalNs = perConnectionRate > 0 ? secondsToNs(1.0 / perConnectionRate) : 0;
         plan.seed = seed;
         plan.io = m_io;
         plan.completion = &completion;
@@ -347,16 +360,16 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             m_transport = "io_uring+epoll";   // a worker could not set up its ring
     const std::uint64_t startNs = nowNs();
     test.connectSeconds = static_cast<double>(startNs - connectStartNs) / 1e9;
-    const std::uint64_t warmupEndNs = startNs + static_cast<std::uint64_t>(std::max(0.0, m_config.warmupSeconds) * 1e9);
+    const std::uint64_t warmupEndNs = startNs + secondsToNs(m_config.warmupSeconds);
     const std::uint64_t endNs = m_config.durationSeconds > 0
-        ? warmupEndNs + static_cast<std::uint64_t>(m_config.durationSeconds * 1e9)
+        ? warmupEndNs + secondsToNs(m_config.durationSeconds)
         : 0;
     for (auto& worker : workers)
         worker->start(startNs, warmupEndNs, endNs);
 
     IntervalStats total(commandCount);
     IntervalStats interval(commandCount);
-    const auto tick = std::chrono::nanoseconds(static_cast<std::uint64_t>(std::max(0.01, m_config.tickSeconds) * 1e9));
+    const auto tick = std::chrono::nanoseconds(secondsToNs(std::max(0.01, m_config.tickSeconds)));
     auto nextTick = std::chrono::steady_clock::now() + tick;
     double lastEnd = 0;
     IntervalSeriesBuilder series(commandCount);

@@ -501,6 +501,11 @@ bool LatencyHistogram::fromCompressedBase64(const std::string& text, LatencyHist
     const std::uint8_t* p = h + kV2HeaderSize;
     const std::uint8_t* end = p + payloadSize;
     std::size_t index = 0;
+    // Counts and their latency sum must fit 64 bits: a crafted histogram
+    // whose counts wrap around could otherwise claim any total (issue 15).
+    std::uint64_t total = 0;
+    std::uint64_t sumNs = 0;
+    bool sumOverflow = false;   // said after the counts, which come first
     while (p < end) {
         std::int64_t v = 0;
         if (!getZigZag(p, end, v))
@@ -520,10 +525,17 @@ bool LatencyHistogram::fromCompressedBase64(const std::string& text, LatencyHist
             const std::uint64_t ns = lowestUs > kHighestNs / 1000
                 ? kHighestNs + 1
                 : lowestUs * 1000 + layout.slotWidth(index) * 500;
+            std::uint64_t slotSum = 0;
+            if (__builtin_add_overflow(total, std::uint64_t(v), &total))
+                return fail(error, "histogram: counts add up to more than 18446744073709551615 (2^64 - 1)");
+            sumOverflow = sumOverflow || __builtin_mul_overflow(ns, std::uint64_t(v), &slotSum)
+                || __builtin_add_overflow(sumNs, slotSum, &sumNs);
             result.recordN(ns, std::uint64_t(v));
         }
         ++index;
     }
+    if (sumOverflow)
+        return fail(error, "histogram: latencies add up to more than 2^64 ns");
     out = std::move(result);
     return true;
 }

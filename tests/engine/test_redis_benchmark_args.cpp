@@ -454,7 +454,7 @@ private slots:
     void limitsAreInclusive()
     {
         QCOMPARE(parse({"-c", "100000", "-n", "1"}).config.connections, 100000);
-        QCOMPARE(parse({"-P", "100000"}).config.pipeline, 100000);
+        QCOMPARE(parse({"-P", "100000", "-c", "10"}).config.pipeline, 100000);   // 1,000,000 in flight: the limit (issue 15)
         QCOMPARE(parse({"-c", "64", "--threads", "64"}).config.threads, 64);
         QCOMPARE(parse({"-p", "65535"}).config.endpoint.port, std::uint16_t(65535));
         QCOMPARE(parse({"-p", "1"}).config.endpoint.port, std::uint16_t(1));
