@@ -107,6 +107,7 @@ void ReplyScanner::reset()
     m_lineLen = 0;
     m_bulkRemaining = 0;
     m_depth = 0;
+    m_runs = 0;
     m_reply = ReplyInfo{};
     m_replyBytes = 0;
     m_errorLen = 0;
@@ -152,15 +153,59 @@ ReplyScanner::Step ReplyScanner::fail(std::size_t consumed, const char* message)
 bool ReplyScanner::completeValue()
 {
     m_state = State::Type;
-    while (m_depth > 0) {
-        Frame& top = m_stack[m_depth - 1];
-        if (--top.remaining > 0)
+    while (m_runs > 0) {
+        Frame& top = m_stack[m_runs - 1];
+        if (top.remaining > 1) {
+            if (top.repeat == 1) {
+                --top.remaining;
+                // Now like the run below it ({x, {x, {…}}} at every level): join it.
+                if (m_runs > 1) {
+                    Frame& below = m_stack[m_runs - 2];
+                    if (below.remaining == top.remaining && below.attribute == top.attribute) {
+                        ++below.repeat;
+                        --m_runs;
+                    }
+                }
+                return false;
+            }
+            // The innermost of a run now expects fewer values than the rest:
+            // it becomes a frame of its own. open() keeps a frame free for
+            // this whenever a run has more than one aggregate.
+            --top.repeat;
+            m_stack[m_runs++] = Frame{top.remaining - 1, 1, top.attribute};
             return false;
-        --m_depth;
-        // A closed attribute is metadata for the value that follows it.
-        if (top.attribute)
+        }
+        if (top.attribute) {
+            // A closed attribute is metadata for the value that follows it.
+            --m_depth;
+            if (--top.repeat == 0)
+                --m_runs;
             return false;
+        }
+        // Each one's last value: the whole run closes, and counts as one
+        // value in the frame below.
+        m_depth -= top.repeat;
+        --m_runs;
     }
+    return true;
+}
+
+// A new innermost aggregate expecting `count` values; false when too deep.
+bool ReplyScanner::open(std::uint64_t count, bool attribute)
+{
+    // Joining or starting a run both need a free frame left for a later
+    // split (completeValue), so the stack never overflows.
+    if (m_depth == kMaxNesting || m_runs == kMaxRuns)
+        return false;
+    ++m_depth;
+    if (m_runs > 0) {
+        Frame& top = m_stack[m_runs - 1];
+        if (top.remaining == count && top.attribute == attribute) {
+            ++top.repeat;
+            return true;
+        }
+    }
+    m_stack[m_runs++] = Frame{count, 1, attribute};
     return true;
 }
 
@@ -235,11 +280,14 @@ ReplyScanner::LineResult ReplyScanner::finishLine()
         }
         return done();
     }
-    if (m_depth == kMaxDepth) {
+    if (count > kMaxElements) {
+        fail(0, "length too large");
+        return LineResult::Failed;
+    }
+    if (!open(count, attribute)) {
         fail(0, "nesting too deep");
         return LineResult::Failed;
     }
-    m_stack[m_depth++] = Frame{count, attribute};
     m_state = State::Type;
     return LineResult::Continue;
 }

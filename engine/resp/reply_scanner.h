@@ -67,7 +67,16 @@ struct ReplyInfo {
 
 class ReplyScanner {
 public:
-    static constexpr std::size_t kMaxDepth = 32;        // nesting limit
+    // Nesting: as deep as Redis itself answers (its Lua-to-RESP conversion
+    // stops near 8,000 levels), in a fixed stack of runs (see Frame): up to
+    // kMaxRuns - 1 levels of any shape, and kMaxNesting levels when adjacent
+    // levels expect the same number of values (what nested tables give).
+    static constexpr std::size_t kMaxNesting = 8192;
+    static constexpr std::size_t kMaxRuns = 64;
+    // Elements of one aggregate at most (2^47: no server could send more).
+    static constexpr std::uint64_t kMaxElements = (std::uint64_t(1) << 47) - 1;
+    // The control-plane decoder's (RespValue) nesting limit, which recurses.
+    static constexpr std::size_t kMaxDepth = 32;
     static constexpr std::size_t kMaxErrorText = 255;   // kept bytes of an error line
 
     // Scans `input`, calling onReply(const ReplyInfo&) for each top-level
@@ -89,13 +98,17 @@ public:
     const ReplyInfo& lastReply() const { return m_reply; }
 
 private:
-    // An open aggregate: how many child values it still expects. Attribute
+    // `repeat` open aggregates nested in each other that each still expect
+    // `remaining` child values: deep nesting costs one frame per change of
+    // shape, not per level. The innermost is the last of the run. Attribute
     // frames do not count as a value in their parent when they close.
     struct Frame {
         // Packed: a scanner lives in every connection (10,000 of them).
-        std::uint64_t remaining : 63;
+        std::uint64_t remaining : 47;
+        std::uint64_t repeat : 16;
         std::uint64_t attribute : 1;
     };
+    static_assert(kMaxNesting < (1u << 16), "a run's repeat must hold any depth");
     enum class State : std::uint8_t {
         Type,     // expecting a type byte
         Text,     // inside a free-text line (+ - , ( #), looking for CR
@@ -109,6 +122,7 @@ private:
     enum class LineResult : std::uint8_t { Continue, Completed, Failed };
     LineResult finishLine();
     bool completeValue();
+    bool open(std::uint64_t count, bool attribute);
     void beginReply(char type);
     void captureError(const char* data, std::size_t size);
     Step complete(std::size_t consumed);
@@ -124,13 +138,14 @@ private:
     std::uint64_t m_number = 0;   // magnitude of the number line so far
     std::uint64_t m_lineLen = 0;  // bytes of the current text line so far
     std::uint64_t m_bulkRemaining = 0;
-    std::size_t m_depth = 0;
+    std::size_t m_depth = 0;      // open aggregates (the repeats of the frames in use)
+    std::size_t m_runs = 0;       // frames in use
     ReplyInfo m_reply;
     std::uint64_t m_replyBytes = 0;  // bytes of the current reply consumed by earlier calls
     std::size_t m_errorLen = 0;
     const char* m_failure = "";
     char m_errorText[kMaxErrorText] = {};
-    Frame m_stack[kMaxDepth] = {};
+    Frame m_stack[kMaxRuns] = {};
 };
 
 template <class OnReply>

@@ -391,7 +391,6 @@ void Worker::runDueTimers(std::uint64_t now)
 void Worker::onBytes(Connection& c, std::string_view received)
 {
     const std::uint64_t now = nowNs();
-    c.replyWatch.sawBytes(now);
     const bool openLoop = m_plan.intervalNs != 0;
     Client& client = *c.client;
     bool measured = false;
@@ -400,6 +399,8 @@ void Worker::onBytes(Connection& c, std::string_view received)
     c.scanner.feed(received, [&](const ReplyInfo& reply) {
         if (!problem.empty())
             return;
+        if (reply.type != ReplyType::Push)
+            c.replyWatch.progressed();   // completed work, not bytes, holds off the reply timeout
         // A server at its client limit answers the first command of a new
         // connection with this error and closes it: a refusal, not a reply.
         if (reply.type == ReplyType::Error && reply.errorText.starts_with("ERR max number of clients reached")) {
@@ -808,10 +809,11 @@ void Worker::failOverNode(Connection& c)
         refill(client);
 }
 
-// A server that stopped answering (hung, or gone without a FIN or RST)
-// would hold a count-limited run forever: a connection owing replies that
-// receives nothing for the reply timeout is lost, its requests unanswered,
-// and it reconnects or fails the test like any other loss.
+// A server that stopped answering (hung, gone without a FIN or RST, or
+// trickling a reply) or reading would hold a count-limited run forever: a
+// connection owing replies that completes no work (ReplyWatch) for the reply
+// timeout is lost, its requests unanswered, and it reconnects or fails the
+// test like any other loss.
 void Worker::checkReplyTimeouts(std::uint64_t now)
 {
     const std::uint64_t limitNs = static_cast<std::uint64_t>(std::max(0, m_plan.config->replyTimeoutMs)) * 1'000'000;
@@ -823,7 +825,9 @@ void Worker::checkReplyTimeouts(std::uint64_t now)
         if (!c.replyWatch.expired(c.inflight, now, limitNs))
             continue;
         ++m_current.replyTimeouts;
-        lose(c, "no reply within " + std::to_string(m_plan.config->replyTimeoutMs) + " ms (" + std::to_string(c.inflight)
+        const bool writing = c.outOffset < c.out.size() || !c.sending.empty() || (c.stream >= 0 && !c.out.empty());
+        lose(c, (writing ? "server stopped reading the request for " : "no reply within ")
+                 + std::to_string(m_plan.config->replyTimeoutMs) + " ms (" + std::to_string(c.inflight)
                  + (c.inflight == 1 ? " request" : " requests") + " in flight)");
     }
 }

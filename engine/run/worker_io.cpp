@@ -240,6 +240,9 @@ void Worker::onSent(Connection& c, int result)
     if (c.sendingOffset >= c.sending.size()) {
         c.sending.clear();
         c.sendingOffset = 0;
+        c.replyWatch.progressed();   // written: the wait for their replies starts now
+    } else if (static_cast<std::size_t>(result) >= ReplyWatch::kMinWriteProgress) {
+        c.replyWatch.progressed();   // a large request, still being read
     }
     if (!c.sending.empty() || !c.out.empty())
         flush(c);   // the rest of a short send, or what was queued meanwhile
@@ -274,6 +277,12 @@ void Worker::flush(Connection& c)
         }
         return;
     }
+    const std::size_t startOffset = c.outOffset;
+    // Leaving with output still pending: a large write counts as progress.
+    const auto wrotePart = [&c, startOffset] {
+        if (c.outOffset - startOffset >= ReplyWatch::kMinWriteProgress)
+            c.replyWatch.progressed();
+    };
     while (c.outOffset < c.out.size()) {
         if (c.tls.valid()) {
             TlsSession::Status status = TlsSession::Status::Ok;
@@ -287,10 +296,13 @@ void Worker::flush(Connection& c)
                     m_io->modify(c.fd, EPOLLIN | EPOLLOUT, &c);
                     c.writeArmed = true;
                 }
+                wrotePart();
                 return;
             }
-            if (status == TlsSession::Status::WantRead)
+            if (status == TlsSession::Status::WantRead) {
+                wrotePart();
                 return;   // retried from onReadable
+            }
             lose(c, "send failed: " + c.tls.failure());
             return;
         }
@@ -306,11 +318,14 @@ void Worker::flush(Connection& c)
                 m_io->modify(c.fd, EPOLLIN | EPOLLOUT, &c);
                 c.writeArmed = true;
             }
+            wrotePart();
             return;
         }
         lose(c, "send failed: " + errnoText(errno));
         return;
     }
+    if (c.outOffset != startOffset)
+        c.replyWatch.progressed();   // fully written: the wait for replies starts now
     c.out.clear();
     c.outOffset = 0;
     if (c.writeArmed) {

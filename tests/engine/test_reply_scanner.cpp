@@ -495,6 +495,8 @@ void TestReplyScanner::resetAfterFailure()
 
 void TestReplyScanner::nestingLimit()
 {
+    // Issue 15: as deep as Redis answers (tests/engine/test_deep_nesting.cpp
+    // generates the shapes); here the plain one-element chain.
     const auto nested = [](std::size_t depth) {
         std::string wire;
         for (std::size_t i = 0; i < depth; ++i)
@@ -502,13 +504,13 @@ void TestReplyScanner::nestingLimit()
         return wire + ":1\r\n";
     };
 
-    const std::string atLimit = nested(ReplyScanner::kMaxDepth);
+    const std::string atLimit = nested(ReplyScanner::kMaxNesting);
     const ScanResult ok = scanByteByByte(atLimit);
     QVERIFY(!ok.failed);
     QCOMPARE(ok.replies.size(), std::size_t(1));
     QCOMPARE(ok.replies[0].bytes, std::uint64_t(atLimit.size()));
 
-    const std::string tooDeep = nested(ReplyScanner::kMaxDepth + 1);
+    const std::string tooDeep = nested(ReplyScanner::kMaxNesting + 1);
     ReplyScanner scanner;
     const std::size_t used = scanner.feed(tooDeep, [](const ReplyInfo&) {});
     QVERIFY(scanner.failed());
@@ -517,7 +519,7 @@ void TestReplyScanner::nestingLimit()
 
     // Attributes count towards the depth too.
     std::string attributes;
-    for (std::size_t i = 0; i <= ReplyScanner::kMaxDepth; ++i)
+    for (std::size_t i = 0; i <= ReplyScanner::kMaxNesting; ++i)
         attributes += "|1\r\n";
     QVERIFY(scanAll(attributes + "+k\r\n+v\r\n").failed);
 }

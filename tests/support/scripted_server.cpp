@@ -58,11 +58,22 @@ bool Conversation::readCommand(std::vector<std::string>* args, int timeoutMs)
         }
         if (!waitFor(POLLIN, timeoutMs))
             return false;
-        const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
+        const bool paced = m_readChunk > 0 && m_bytesRead >= m_paceFromByte;
+        std::size_t want = paced ? std::min(m_readChunk, sizeof buffer) : sizeof buffer;
+        if (m_readChunk > 0 && !paced)
+            want = static_cast<std::size_t>(std::min<std::uint64_t>(want, m_paceFromByte - m_bytesRead));
+        const ssize_t n = ::recv(m_fd, buffer, want, 0);
         if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             return false;
-        if (n > 0)
+        if (n > 0) {
             m_in.append(buffer, static_cast<std::size_t>(n));
+            m_bytesRead += static_cast<std::uint64_t>(n);
+        }
+        for (int slept = 0; paced && slept < m_readPauseMs; slept += kSliceMs) {
+            if (stopping())
+                return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(std::min(kSliceMs, m_readPauseMs - slept)));
+        }
     }
 }
 

@@ -50,6 +50,16 @@ public:
     // The next command: true with its arguments, false when the peer closed, the
     // server is stopping, the request is malformed, or none came within timeoutMs.
     bool readCommand(std::vector<std::string>* args, int timeoutMs = 30000);
+    // Once `fromByte` bytes were read on this connection, readCommand reads at
+    // most `chunk` bytes at a time and pauses `pauseMs` after each read: a
+    // server slow to read a large request, or one that stops reading (chunk 0:
+    // at full speed again).
+    void setReadPace(std::size_t chunk, int pauseMs, std::uint64_t fromByte = 0)
+    {
+        m_readChunk = chunk;
+        m_readPauseMs = pauseMs;
+        m_paceFromByte = fromByte;
+    }
     // Reads and answers like a tiny healthy Redis (healthyReply) until the peer
     // closes or `commands` commands were answered (-1: no limit).
     void answerHealthily(int commands = -1);
@@ -75,6 +85,10 @@ private:
     int m_fd;
     int m_index;
     std::string m_in;   // bytes read but not parsed yet
+    std::size_t m_readChunk = 0;
+    int m_readPauseMs = 0;
+    std::uint64_t m_paceFromByte = 0;
+    std::uint64_t m_bytesRead = 0;
 };
 
 class ScriptedServer {
