@@ -27,6 +27,7 @@ TACHO_PACKAGES=(
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
   clang libclang-rt-14-dev llvm
+  libnss-wrapper
 )
 
 TACHO_HOST=127.0.0.1

@@ -1,6 +1,7 @@
 #include "engine/net/sync_client.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <fcntl.h>
@@ -41,6 +42,7 @@ void SyncClient::close()
         ::close(m_fd);
     m_fd = -1;
     m_buffer.clear();
+    m_decoder.reset();
     m_tlsConfirmed = false;
     m_replied = false;
     if (m_ownTlsContext) {
@@ -55,42 +57,22 @@ bool SyncClient::open(const RunConfig& config, std::string* error)
     m_timeoutMs = config.connectTimeoutMs > 0 ? config.connectTimeoutMs : 5000;
     m_where = config.endpoint.describe();
 
-    SocketAddress address;
-    if (!resolveEndpoint(config.endpoint, address, error))
+    // Every address the name resolves to, in order, as redis-cli does.
+    std::vector<SocketAddress> addresses;
+    if (!resolveEndpointAll(config.endpoint, addresses, error))
         return false;
-
-    m_fd = ::socket(address.family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    std::string why;
+    for (const SocketAddress& address : addresses) {
+        m_fd = connectWithin(address, m_timeoutMs, &why);
+        if (m_fd >= 0)
+            break;
+    }
     if (m_fd < 0) {
         if (error)
-            *error = "cannot create socket: " + errnoText(errno);
-        return false;
-    }
-    if (::connect(m_fd, address.get(), address.length) != 0 && errno != EINPROGRESS) {
-        if (error)
-            *error = "cannot connect to " + m_where + ": " + errnoText(errno);
+            *error = "cannot connect to " + m_where + ": " + why
+                     + (addresses.size() > 1 ? " (each of its " + std::to_string(addresses.size()) + " addresses)" : "");
         close();
         return false;
-    }
-    pollfd p { m_fd, POLLOUT, 0 };
-    const int ready = ::poll(&p, 1, m_timeoutMs);
-    int soError = 0;
-    socklen_t len = sizeof soError;
-    if (ready <= 0) {
-        if (error)
-            *error = "cannot connect to " + m_where + ": timed out after " + std::to_string(m_timeoutMs) + " ms";
-        close();
-        return false;
-    }
-    getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &soError, &len);
-    if (soError != 0) {
-        if (error)
-            *error = "cannot connect to " + m_where + ": " + errnoText(soError);
-        close();
-        return false;
-    }
-    if (!address.isUnix()) {
-        int one = 1;
-        setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
     if (config.endpoint.tls && !startTls(config, error)) {
         close();
@@ -309,44 +291,79 @@ bool SyncClient::sendAll(const std::string& bytes, std::string* error)
     return true;
 }
 
-std::optional<RespValue> SyncClient::readReply(std::string* error)
+namespace {
+
+// How a command is named in messages: its name, and the section or
+// subcommand of the few that have one (never further arguments: AUTH and
+// HELLO carry passwords).
+std::string commandLabel(const std::vector<std::string>& args)
 {
+    std::string label;
+    for (std::size_t i = 0; i < args.size() && i < 2; ++i) {
+        std::string word = args[i];
+        std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return std::toupper(c); });
+        if (i == 1 && label != "INFO" && label != "CONFIG" && label != "CLUSTER" && label != "CLIENT")
+            break;
+        label += (i ? " " : "") + word;
+    }
+    return label;
+}
+
+} // namespace
+
+std::optional<RespValue> SyncClient::readReply(const std::string& label, std::string* error)
+{
+    // The time bound covers the whole reply: bytes that keep arriving (an
+    // endless or trickling reply) do not extend it.
     const auto deadline = Clock::now() + std::chrono::milliseconds(m_timeoutMs);
+    const auto failed = [&](std::string message) -> std::optional<RespValue> {
+        if (error)
+            *error = std::move(message);
+        close();   // the rest of this reply would be read as the next one's
+        return std::nullopt;
+    };
+    m_decoder.reset();
+    std::size_t used = 0;
+    RespDecoder::Status status = m_decoder.feed(m_buffer, &used);   // bytes read ahead
+    m_buffer.erase(0, used);
     for (;;) {
-        RespValue value;
-        std::string decodeError;
-        const long long used = decodeValue(m_buffer, value, &decodeError);
-        if (used > 0) {
-            m_buffer.erase(0, static_cast<std::size_t>(used));
+        if (status == RespDecoder::Status::Done) {
             m_tlsConfirmed = true;
             m_replied = true;
-            return value;
+            return m_decoder.take();
         }
-        if (used < 0) {
-            if (error)
-                *error = "protocol error from " + m_where + ": " + decodeError;
-            return std::nullopt;
+        if (status == RespDecoder::Status::Bad) {
+            if (m_decoder.limitExceeded())
+                return failed("the server's reply to " + label + " from " + m_where
+                              + " exceeded what a control-plane reply may hold: " + m_decoder.error() + " (at most "
+                              + std::to_string(m_decoder.limits().maxBytes >> 20) + " MiB, "
+                              + std::to_string(m_decoder.limits().maxValues) + " values, "
+                              + std::to_string(m_decoder.limits().maxDepth) + " levels deep)");
+            return failed("protocol error from " + m_where + " in the reply to " + label + ": " + m_decoder.error());
         }
+        if (Clock::now() >= deadline)
+            return failed("no complete reply to " + label + " from " + m_where + " within " + std::to_string(m_timeoutMs)
+                          + " ms (" + std::to_string(m_decoder.bytesSoFar()) + " bytes of it received)");
         // Read first, poll only when nothing is there: TLS may already hold
         // the bytes in its own buffer, where poll() cannot see them.
-        char chunk[16384];
+        char chunk[65536];
         short waitFor = POLLIN;
         const long n = receiveSome(chunk, sizeof chunk, waitFor, error);
         if (n > 0) {
-            m_buffer.append(chunk, static_cast<std::size_t>(n));
+            const std::string_view bytes(chunk, static_cast<std::size_t>(n));
+            status = m_decoder.feed(bytes, &used);
+            if (status == RespDecoder::Status::Done)
+                m_buffer.assign(bytes.substr(used));
             continue;
         }
-        if (n < 0)
+        if (n < 0) {
+            m_decoder.reset();   // frees a partial reply now, not at the next command
             return std::nullopt;
+        }
         pollfd p { m_fd, waitFor, 0 };
         const int ready = ::poll(&p, 1, remainingMs(deadline));
-        if (ready < 0 && errno == EINTR)
-            continue;
-        if (ready <= 0) {
-            if (error)
-                *error = "no reply from " + m_where + " within " + std::to_string(m_timeoutMs) + " ms";
-            return std::nullopt;
-        }
+        if (ready < 0 && errno != EINTR)
+            return failed("lost connection to " + m_where + ": " + errnoText(errno));
     }
 }
 
@@ -360,7 +377,7 @@ std::optional<RespValue> SyncClient::command(const std::vector<std::string>& arg
     m_peerClosed = false;
     if (!sendAll(encodeCommand(args), error))
         return std::nullopt;
-    std::optional<RespValue> reply = readReply(error);
+    std::optional<RespValue> reply = readReply(commandLabel(args), error);
     // An error reply's text only ever ends up in messages: made printable
     // here once, for every control-plane message built from it.
     if (reply && reply->isError())

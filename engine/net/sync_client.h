@@ -37,9 +37,14 @@ public:
     }
     // The TLS session of the open connection; nullptr without TLS.
     const TlsSession* tlsSession() const { return m_tls.valid() ? &m_tls : nullptr; }
-    // Sends one command and waits for its reply. nullopt on I/O failure or
-    // timeout (with message); an error reply is returned as a value.
+    // Sends one command and waits for its reply, at most the connect timeout
+    // for the whole reply and at most RespLimits (64 MiB) for its size.
+    // nullopt on I/O failure, timeout or a reply beyond the bounds (with
+    // message; the connection is then closed); an error reply is returned as
+    // a value.
     std::optional<RespValue> command(const std::vector<std::string>& args, std::string* error);
+    // Bounds on one reply (RespLimits' defaults unless set).
+    void setReplyLimits(RespLimits limits) { m_decoder = RespDecoder(limits); }
     void close();
     bool isOpen() const { return m_fd >= 0; }
     // The last command() failed because the server closed or reset the
@@ -51,7 +56,7 @@ private:
     bool startTls(const RunConfig& config, std::string* error);
     bool awaitTlsVerdict(std::string* error);
     bool sendAll(const std::string& bytes, std::string* error);
-    std::optional<RespValue> readReply(std::string* error);
+    std::optional<RespValue> readReply(const std::string& label, std::string* error);
     // Non-blocking I/O over TCP or TLS: > 0 bytes; 0 = nothing now, wait for
     // `waitFor` (POLLIN/POLLOUT); -1 = failed or closed, with *error set.
     long receiveSome(char* data, std::size_t size, short& waitFor, std::string* error);
@@ -67,7 +72,8 @@ private:
     bool m_peerClosed = false;                   // see peerClosed()
     int m_timeoutMs = 5000;
     std::string m_where;
-    std::string m_buffer;
+    std::string m_buffer;                        // bytes read beyond the last reply
+    RespDecoder m_decoder;                       // the reply being read
 };
 
 } // namespace tacho::engine

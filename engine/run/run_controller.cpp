@@ -269,7 +269,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     std::vector<std::string> hosts;
     for (std::size_t i = 0; i < targets.size(); ++i) {
         hosts.push_back(targets[i].host);
-        if (!resolveEndpoint(targets[i], addresses[i], &error)) {
+        if (!resolveReachable(targets[i], m_config.connectTimeoutMs, addresses[i], &error)) {
             test.status = RunStatus::Failed;
             test.failure = error;
             return test;

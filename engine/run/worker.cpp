@@ -535,7 +535,7 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
         Endpoint endpoint = nodeEndpoint(m_plan.config->endpoint, m_slots.nodes()[static_cast<std::size_t>(node)]);
         SocketAddress address;
         std::string error;
-        if (!resolveEndpoint(endpoint, address, &error))
+        if (!resolveReachable(endpoint, m_plan.config->connectTimeoutMs, address, &error))
             return false;
         m_plan.nodeAddresses.resize(static_cast<std::size_t>(node) + 1, address);
         m_plan.nodeHosts.resize(static_cast<std::size_t>(node) + 1, endpoint.host);

@@ -250,7 +250,7 @@ void TestRespValue::malformedReturnsMinusOne()
 void TestRespValue::nestingLimit()
 {
     std::string ok;
-    for (std::size_t i = 0; i < ReplyScanner::kMaxDepth; ++i)
+    for (std::size_t i = 0; i < RespLimits {}.maxDepth; ++i)
         ok += "*1\r\n";
     ok += ":7\r\n";
     const RespValue v = decodeWhole(ok);
