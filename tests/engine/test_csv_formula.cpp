@@ -39,26 +39,23 @@ bool plainNumber(const std::string& piece)
     return used == piece.size() || (used + 1 == piece.size() && piece.back() == '%');
 }
 
-// A piece (after any separator, spaces trimmed) that a spreadsheet would run.
+// A piece that a spreadsheet would run: the text split as a reader splits it
+// (once for each separator a reader may be told to use), leading spaces trimmed.
 std::string formulaPiece(const std::string& text)
 {
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find_first_of(kSeparators, start + 1), text.size());
-        std::size_t first = start;
-        while (first < end && text[first] == ' ')
-            ++first;
-        const std::string piece = text.substr(first, end - first);
-        if (!piece.empty() && kLeaders.find(piece[0]) != std::string::npos && !plainNumber(piece))
-            return piece;
-        if (end == text.size())
-            break;
-        start = end + 1;   // the separator ends this piece; a tab or CR also leads the next
-        if (kLeaders.find(text[end]) != std::string::npos) {
-            const std::size_t next = std::min(text.find_first_of(kSeparators, end + 1), text.size());
-            const std::string lead = text.substr(end, next - end);
-            if (!plainNumber(lead))
-                return lead;
+    for (const char separator : kSeparators) {
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t end = std::min(text.find(separator, start), text.size());
+            std::size_t first = start;
+            while (first < end && text[first] == ' ')
+                ++first;
+            const std::string piece = text.substr(first, end - first);
+            if (!piece.empty() && kLeaders.find(piece[0]) != std::string::npos && !plainNumber(piece))
+                return piece;
+            if (end == text.size())
+                break;
+            start = end + 1;
         }
     }
     return {};
