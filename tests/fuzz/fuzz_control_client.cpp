@@ -150,7 +150,10 @@ void drive(std::uint8_t probe, const RunConfig& config)
         return;
     }
     case 3: {
-        const CleanupResult result = removeKeysMatching(config, { "key:*" });
+        KeyShape shape;
+        shape.addLiteral("key:");
+        shape.addTwelveDigits(1000);
+        const CleanupResult result = removeKeysMatching(config, { shape });
         (void)describeCleanup(result);
         return;
     }
