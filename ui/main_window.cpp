@@ -1,4 +1,5 @@
 #include "ui/main_window.h"
+#include "ui/remote_write_guard.h"
 
 #include <QAction>
 #include <QApplication>
@@ -541,6 +542,7 @@ void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& targe
                         bool cleanup)
 {
     target.applyTo(config, password);
+    confineToConfirmedMachine(target, config);
     m_cleanupConfig.reset();
     if (cleanup)
         m_cleanupConfig = config;

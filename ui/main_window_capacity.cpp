@@ -119,6 +119,7 @@ void MainWindow::startCapacity()
         m_startPending = false;
         request.workload = config;
         target.applyTo(request.workload, password);
+        confineToConfirmedMachine(target, request.workload);
         const engine::CapacitySearchOptions searchOptions = request.options;
         QString error;
         if (!m_capacityBridge->start(std::move(request), &error)) {

@@ -16,6 +16,11 @@ bool isLoopbackTarget(const ConnectionProfile& target)
     return !address.isNull() && address.isLoopback();
 }
 
+void confineToConfirmedMachine(const ConnectionProfile& target, engine::RunConfig& config)
+{
+    config.clusterStaysOnLoopback = target.cluster && isLoopbackTarget(target);
+}
+
 QString remoteWriteQuestion(const ConnectionProfile& target)
 {
     return QCoreApplication::translate("tacho::ui::RemoteWriteGuard",

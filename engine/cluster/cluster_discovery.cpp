@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "engine/cluster/loopback_guard.h"
 #include "engine/net/sync_client.h"
 
 namespace tacho::engine {
@@ -91,6 +92,8 @@ bool discoverCluster(const RunConfig& seed, SlotMap& out, std::string* error, To
     const std::string source = (viaShards ? "CLUSTER SHARDS of " : "CLUSTER SLOTS of ") + where;
     for (std::size_t i = 0; i < out.nodes().size(); ++i)
         out.noteSource(static_cast<int>(i), source);
+    if (seed.clusterStaysOnLoopback && !allNodesOnLoopback(out, error))
+        return false;
     if (!out.complete())
         return fail(error, where + ": the cluster is missing slots " + out.missingSlots()
                                + " (no node serves them: CLUSTERDOWN)");

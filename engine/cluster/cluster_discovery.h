@@ -22,6 +22,7 @@ enum class TopologyCommand {
 //   "127.0.0.1:7000: the server is not in cluster mode (ERR This instance has cluster support disabled)"
 //   "127.0.0.1:7000: the cluster is missing slots 100-200 (no node serves them: CLUSTERDOWN)"
 //   "127.0.0.1:7000: CLUSTER SHARDS: …" / "CLUSTER SLOTS: …"  (error replies, malformed replies)
+//   "cluster node 10.1.2.3:7000 is not on this machine; …"   (seed.clusterStaysOnLoopback)
 // When slots are missing, `out` still holds the partial map.
 // An empty address in the reply is the seed's host; a Unix-socket seed
 // therefore only works when the cluster announces its addresses.

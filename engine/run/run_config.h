@@ -61,6 +61,12 @@ struct RunConfig {
     // give every client a connection to each, route by key slot, follow
     // MOVED / ASK and failovers.
     bool cluster = false;
+    // Cluster: refuse every node not on this machine (loopback, see
+    // engine/cluster/loopback_guard.h), found by discovery (the test fails
+    // before traffic) or by a redirect (the request fails, counted). The
+    // workbench sets it when the seed is on loopback: the user confirmed
+    // writing to this machine only. tacho-cli leaves it off.
+    bool clusterStaysOnLoopback = false;
     int protocol = 2;                    // 2, or 3 (HELLO 3)
 
     int connections = 50;

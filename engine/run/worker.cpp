@@ -6,6 +6,7 @@
 
 #include "engine/cluster/cluster_discovery.h"
 #include "engine/cluster/key_slot.h"
+#include "engine/cluster/loopback_guard.h"
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
 #include "engine/net/session_setup.h"
@@ -441,14 +442,19 @@ void Worker::onBytes(Connection& c, std::string_view received)
         if (request.command == kAskingMarker)
             return;   // +OK to our ASKING
         bool redirectFailed = false;   // this reply ends a request that hit kMaxRedirects
+        std::string refused;           // or one redirected off this machine (clusterStaysOnLoopback)
         if (m_cluster && (reply.error == ErrorKind::Moved || reply.error == ErrorKind::Ask)) {
             if (request.redirects < kMaxRedirects) {
                 const std::optional<Redirect> target = parseRedirect(reply.errorText);
-                if (!target || !redirect(c, request, bytes, *target, false))
+                if (target && redirect(c, request, bytes, *target, false, &refused))
+                    return;   // still in flight, on another node
+                if (refused.empty()) {
                     problem = "cannot follow redirect from " + describeNode(c.node) + ": " + printable(reply.errorText);
-                return;   // still in flight, on another node
+                    return;
+                }
             }
-            // Nodes sending it round in circles: it fails as the error reply it got.
+            // Nodes sending it round in circles, or to a node we may not
+            // write to: it fails as the error reply it got.
             ++m_current.redirectFailures;
             redirectFailed = true;
         }
@@ -473,7 +479,9 @@ void Worker::onBytes(Connection& c, std::string_view received)
             ++command.errors;
             if (node)
                 ++node->errors;
-            if (redirectFailed) {
+            if (!refused.empty()) {
+                m_current.noteError(reply.error, refused);
+            } else if (redirectFailed) {
                 m_current.noteError(reply.error, "request failed after " + std::to_string(kMaxRedirects)
                                                      + " redirects (a redirect loop?), the last from "
                                                      + describeNode(c.node) + ": " + std::string(reply.errorText));
@@ -513,11 +521,19 @@ void Worker::onBytes(Connection& c, std::string_view received)
 // ASKING first). The request keeps its original times, so the detour counts
 // in its latency.
 bool Worker::redirect(Connection& c, const InFlight& request, std::string_view bytes,
-                      const Redirect& target, bool retry)
+                      const Redirect& target, bool retry, std::string* refused)
 {
     const bool ask = target.ask;
     std::string host = target.host.empty() ? m_slots.nodes()[static_cast<std::size_t>(c.node)].host : target.host;
     int node = m_slots.findNode(host, target.port);
+    // Known nodes passed discovery's check: only a new one is looked at.
+    if (m_plan.config->clusterStaysOnLoopback
+        && (node == SlotMap::kNoNode || static_cast<std::size_t>(node) >= m_plan.nodeAddresses.size())
+        && !isLoopbackHost(host)) {
+        if (refused)
+            *refused = offMachineNodeMessage(ClusterNode { host, target.port });
+        return false;
+    }
     if (ask) {
         ++m_current.asked;
         if (node == SlotMap::kNoNode)

@@ -130,7 +130,10 @@ private:
     void onTransportReady(Connection& c);
     void onReadable(Connection& c);
     void onBytes(Connection& c, std::string_view received);
-    bool redirect(Connection& c, const InFlight& request, std::string_view bytes, const Redirect& target, bool retry);
+    // False when the redirect cannot be followed; *refused then says why if
+    // the node is off this machine and the run may not leave it.
+    bool redirect(Connection& c, const InFlight& request, std::string_view bytes, const Redirect& target, bool retry,
+                  std::string* refused = nullptr);
     std::size_t queueRequests(Client& client, std::uint64_t now);
     void refill(Client& client);
     void flush(Connection& c);
