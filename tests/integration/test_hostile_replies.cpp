@@ -253,13 +253,17 @@ void TestHostileReplies::repliesSplitAtEveryByte()
     QCOMPARE(countOf(server, "GET"), requests);
 }
 
-// 32 MiB SET values read by the server 64 KiB at a time: writing one takes
-// several reply timeouts, but the server keeps taking it. The wait for the
-// reply starts when the request is written.
+// 64 MiB SET values read by the server 64 KiB per 5 ms (at least 5 s to write
+// one: more than the 3 s reply timeout), but the server keeps taking it: the
+// wait for the reply starts when the request is written. "Written" means handed
+// to the kernel, so the server's receive buffer is kept small (loopback lets it
+// grow to tens of MiB): what drains after that is the client's send buffer
+// (at most a few MiB), well inside the timeout even on a busy machine.
 void TestHostileReplies::slowlyReadLargeRequestIsNoTimeout()
 {
     ScriptedServer server([](Conversation& c) {
-        c.setReadPace(64 * 1024, 10);
+        c.limitReceiveBuffer(64 * 1024);
+        c.setReadPace(64 * 1024, 5);
         c.answerHealthily();
     });
     QString error;
@@ -267,8 +271,8 @@ void TestHostileReplies::slowlyReadLargeRequestIsNoTimeout()
     const QString run = path("slow-reader.json");
     QFile::remove(run);
     const CliResult r = tacho::test::runCli({ "redis-benchmark", "-h", server.host(), "-p", QString::number(server.port()),
-                                              "-t", "set", "-n", "2", "-c", "1", "-d", QString::number(32 << 20),
-                                              "--reply-timeout", "2", "--json", run },
+                                              "-t", "set", "-n", "2", "-c", "1", "-d", QString::number(64 << 20),
+                                              "--reply-timeout", "3", "--json", run },
                                             120000);
     server.stop();
     QVERIFY2(!r.timedOut && !r.crashed, qPrintable(tacho::test::describeCliResult(r)));

@@ -77,6 +77,11 @@ bool Conversation::readCommand(std::vector<std::string>* args, int timeoutMs)
     }
 }
 
+void Conversation::limitReceiveBuffer(int bytes)
+{
+    ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+}
+
 void Conversation::answerHealthily(int commands)
 {
     std::vector<std::string> args;

@@ -60,6 +60,10 @@ public:
         m_readPauseMs = pauseMs;
         m_paceFromByte = fromByte;
     }
+    // Caps this connection's kernel receive buffer (autotuning lets it grow to
+    // tens of MiB on loopback), so that a slow reader holds back the sender
+    // instead of the kernel buffering the request for it.
+    void limitReceiveBuffer(int bytes);
     // Reads and answers like a tiny healthy Redis (healthyReply) until the peer
     // closes or `commands` commands were answered (-1: no limit).
     void answerHealthily(int commands = -1);
