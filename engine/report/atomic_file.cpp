@@ -194,6 +194,18 @@ bool writeAll(int fd, const std::string& content)
     return true;
 }
 
+// An output path, resolved under the link rule; false with the message in *error.
+bool resolveOutputPath(const std::string& path, Resolved* target, std::string* error)
+{
+    std::string why = "empty path";
+    int code = 0;
+    if (!path.empty() && resolve(path, target, &why, &code))
+        return true;
+    if (error)
+        *error = cannotWrite(path, why, code);
+    return false;
+}
+
 } // namespace
 
 bool checkWritable(const std::string& path, std::string* error)
@@ -203,13 +215,9 @@ bool checkWritable(const std::string& path, std::string* error)
             *error = cannotWrite(path, what, code);
         return false;
     };
-    if (path.empty())
-        return failWith("empty path", 0);
     Resolved target;
-    std::string why;
-    int code = 0;
-    if (!resolve(path, &target, &why, &code))
-        return failWith(why, code);
+    if (!resolveOutputPath(path, &target, error))
+        return false;
     if (target.exists && !S_ISREG(target.st.st_mode)) {
         if (S_ISDIR(target.st.st_mode))
             return failWith("is a folder", 0);
@@ -235,13 +243,9 @@ bool writeFileAtomically(const std::string& path, const std::string& content, st
             *error = cannotWrite(path, what, code);
         return false;
     };
-    if (path.empty())
-        return failWith("empty path", 0);
     Resolved target;
-    std::string why;
-    int code = 0;
-    if (!resolve(path, &target, &why, &code))
-        return failWith(why, code);
+    if (!resolveOutputPath(path, &target, error))
+        return false;
     // Not a regular file (/dev/stdout, a pipe, a terminal): written in
     // place; renaming over it would replace the device node or the link.
     if (target.exists && !S_ISREG(target.st.st_mode)) {
