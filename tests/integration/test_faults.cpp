@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "support/cli_runner.h"
+#include "support/run_file_json.h"
 #include "support/fake_server.h"
 #include "support/redis_server.h"
 
@@ -52,10 +53,7 @@ QString describe(const CliResult& r)
 
 QJsonObject readJson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return tacho::test::readRunFileJson(path);
 }
 
 QJsonObject firstTest(const QJsonObject& run)

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "support/cli_runner.h"
+#include "support/run_file_json.h"
 #include "support/redis_server.h"
 #include "support/sanitized_build.h"
 #include "support/scripted_server.h"
@@ -42,10 +43,7 @@ namespace {
 
 QJsonObject readJson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return tacho::test::readRunFileJson(path);
 }
 
 QJsonObject firstTest(const QJsonObject& run)

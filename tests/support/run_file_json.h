@@ -8,13 +8,19 @@
 
 namespace tacho::test {
 
-// The run file's first test ("tests"[0]); empty when the file is missing or not JSON.
-inline QJsonObject firstTestInRunFile(const QString& path)
+// The run file as a JSON object; empty when the file is missing or not JSON.
+inline QJsonObject readRunFileJson(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value("tests").toArray().at(0).toObject();
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// The run file's first test ("tests"[0]); empty when the file is missing or not JSON.
+inline QJsonObject firstTestInRunFile(const QString& path)
+{
+    return readRunFileJson(path).value("tests").toArray().at(0).toObject();
 }
 
 } // namespace tacho::test
