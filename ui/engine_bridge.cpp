@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "engine/resp/printable_text.h"
 #include "engine/run/connection_check.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/report/run_file.h"
@@ -161,6 +162,12 @@ bool EngineBridge::startRun(RunRequest request, QString* error)
         event.snapshot = std::move(snapshot);
         enqueue(std::move(event));
     });
+    m_controller->onNotice([this](const std::string& text) {
+        Event event;
+        event.kind = Event::Kind::Notice;
+        event.status = QString::fromStdString(engine::printable(text));
+        enqueue(std::move(event));
+    });
     m_controller->onTestFinished([this, index = 0](const engine::TestResult& test, const engine::Environment& environment) mutable {
         // Converting here (histogram → spectrum) keeps that work off the GUI thread.
         Event event;
@@ -250,6 +257,9 @@ void EngineBridge::deliver(std::vector<Event>& events)
             break;
         case Event::Kind::Latency:
             latency << event.latency;
+            break;
+        case Event::Kind::Notice:
+            Q_EMIT runNotice(event.status);
             break;
         case Event::Kind::LatencyEnd:
             flush();

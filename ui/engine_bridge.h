@@ -78,6 +78,9 @@ Q_SIGNALS:
     void snapshotsArrived(const QVector<tacho::ui::LiveSample>& batch);
     void testFinished(int index, const tacho::ui::TestRecord& test, const QMap<QString, QString>& serverInfo);
     void runFinished(const tacho::ui::RunRecord& record);
+    // One line from the engine worth showing now: what the target refused
+    // (engine/run/target_capabilities.h), waiting for a cluster, …
+    void runNotice(const QString& text);
     void connectionTested(quint64 id, const tacho::ui::ConnectionTestResult& result);
     void latencySamples(const QVector<tacho::ui::LatencyPoint>& batch);
     // status: completed, stopped or failed (with the reason in `error`).
@@ -85,14 +88,14 @@ Q_SIGNALS:
 
 private:
     struct Event {
-        enum class Kind { Snapshot, Test, Run, Latency, LatencyEnd } kind = Kind::Snapshot;
+        enum class Kind { Snapshot, Test, Run, Latency, LatencyEnd, Notice } kind = Kind::Snapshot;
         std::shared_ptr<const engine::IntervalSnapshot> snapshot;
         int index = 0;
         TestRecord test;
         QMap<QString, QString> serverInfo;
         RunRecord run;
         LatencyPoint latency;
-        QString status, error;   // LatencyEnd
+        QString status, error;   // LatencyEnd; status: Notice's text
     };
 
     void enqueue(Event event) { m_queue.push(std::move(event)); }   // any thread

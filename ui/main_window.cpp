@@ -344,6 +344,7 @@ void MainWindow::connectEngine()
                 m_serverLabel->setText(info.serverDescription());
             });
     connect(m_bridge, &EngineBridge::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_bridge, &EngineBridge::runNotice, this, [this](const QString& text) { statusBar()->showMessage(text, 20000); });
     connect(m_cleanup, &CleanupBridge::finished, this, &MainWindow::onCleanupFinished);
 
     connect(m_latencyPage, &LatencyPage::startRequested, this, &MainWindow::startLatency);
@@ -581,7 +582,7 @@ void MainWindow::onRunFinished(const RunRecord& record)
 
     m_progress->finish(record.status);
     const std::optional<bool> agrees = record.crossCheckAgrees();
-    m_crossCheckLabel->setText(!agrees ? tr("server counts: n/a") : *agrees ? tr("server counts agree ✓") : tr("server counts DISAGREE ✗"));
+    m_crossCheckLabel->setText(!agrees ? tr("server counts: not checked") : *agrees ? tr("server counts agree ✓") : tr("server counts DISAGREE ✗"));
     if (!record.serverDescription().isEmpty())
         m_serverLabel->setText(record.serverDescription());
     if (!record.filePath.isEmpty()) {

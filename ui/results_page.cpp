@@ -173,9 +173,13 @@ void ResultsPage::showRun(const RunRecord& run)
     // The server's own counts against ours, test by test.
     QStringList mismatches;
     int available = 0;
+    QString notChecked = tr("INFO commandstats could not be read");
     for (const TestRecord& t : run.tests) {
-        if (!t.crossCheck.available)
+        if (!t.crossCheck.available) {
+            if (!t.crossCheck.unavailable.isEmpty())
+                notChecked = t.crossCheck.unavailable;
             continue;
+        }
         ++available;
         if (!t.crossCheck.agrees())
             mismatches << tr("%1: server counted %2 %3 calls, Tacho %4")
@@ -184,7 +188,7 @@ void ResultsPage::showRun(const RunRecord& run)
     }
     QPalette p = palette();
     if (available == 0) {
-        m_crossCheck->setText(tr("Server cross-check: not available (INFO commandstats could not be read)"));
+        m_crossCheck->setText(tr("Server cross-check: not checked (%1)").arg(notChecked));
     } else if (mismatches.isEmpty()) {
         m_crossCheck->setText(tr("Server cross-check: agrees ✓ — INFO commandstats matches the replies counted in all %1 tests").arg(available));
         p.setColor(QPalette::WindowText, QColor(0x2e, 0x7d, 0x32));

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engine/report/run_file_reader.h"
+#include "engine/resp/printable_text.h"
 #include "engine/run/key_cleanup.h"
 #include "engine/run/run_config.h"
 #include "engine/run/run_result.h"
@@ -182,6 +183,7 @@ TestRecord TestRecord::fromTestResult(const engine::TestResult& t)
     if (r.commands.isEmpty())
         r.commands << rowForTest(r);
     r.crossCheck.available = t.crossCheck.available;
+    r.crossCheck.unavailable = qs(engine::printable(t.crossCheck.unavailable));
     r.crossCheck.command = qs(t.crossCheck.command);
     r.crossCheck.serverCalls = t.crossCheck.serverCalls;
     r.crossCheck.serverFailedCalls = t.crossCheck.serverFailedCalls;
@@ -377,6 +379,7 @@ std::optional<RunRecord> RunRecord::fromJson(const QByteArray& json, QString* er
             t.commands << rowForTest(t);
         const QJsonObject check = o.value(QStringLiteral("crossCheck")).toObject();
         t.crossCheck.available = check.value(QStringLiteral("available")).toBool();
+        t.crossCheck.unavailable = QString::fromStdString(engine::printable(str(check, "unavailable").toStdString()));
         t.crossCheck.command = str(check, "command");
         t.crossCheck.serverCalls = u64(check, "serverCalls");
         t.crossCheck.serverFailedCalls = u64(check, "serverFailedCalls");

@@ -65,6 +65,7 @@ struct CommandRecord {
 
 struct CrossCheckRecord {
     bool available = false;
+    QString unavailable;   // why not, when not available (server text escaped)
     QString command;
     quint64 serverCalls = 0, serverFailedCalls = 0, clientRequests = 0;
     bool agrees() const { return available && serverCalls == clientRequests; }

@@ -460,6 +460,8 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             w.field("reconnects", test.reconnects);
             w.key("server cross-check").beginObject();
             w.field("available", test.crossCheck.available);
+            if (!test.crossCheck.available && !test.crossCheck.unavailable.empty())
+                w.field("not checked", test.crossCheck.unavailable);
             w.field("commands", test.crossCheck.command);
             w.field("server calls", test.crossCheck.serverCalls);
             w.field("client requests", test.crossCheck.clientRequests);

@@ -54,7 +54,7 @@ std::string runSummary(const LoadedRun& run)
                 + (x.serverRejectedCalls ? ", " + std::to_string(x.serverRejectedCalls) + " rejected" : std::string())
                 + ", " + std::to_string(x.clientRequests) + " requests answered)\n";
         } else if (!test.crossCheck.unavailable.empty()) {
-            out += "    server cross-check: unavailable (" + test.crossCheck.unavailable + ")\n";
+            out += "    server cross-check: not checked (" + test.crossCheck.unavailable + ")\n";
         }
     }
     if (run.run.cleanup)   // the line tacho-cli printed after the run

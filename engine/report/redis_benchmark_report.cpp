@@ -232,12 +232,12 @@ std::string formatCrossCheck(const TestResult& test)
     const ServerCrossCheck& check = test.crossCheck;
     if (!check.available) {
         if (!check.unavailable.empty())
-            return "server cross-check: unavailable (" + check.unavailable + ")\n";
+            return "server cross-check: not checked (" + check.unavailable + ")\n";
         if (check.command.empty() && test.commandStatName.empty())
-            return "server cross-check: unavailable (no server command to compare with)\n";
+            return "server cross-check: not checked (no server command to compare with)\n";
         if (test.status == RunStatus::Failed)
-            return "server cross-check: unavailable (the test failed before the counts were read)\n";
-        return "server cross-check: unavailable (INFO commandstats could not be read)\n";
+            return "server cross-check: not checked (the test failed before the counts were read)\n";
+        return "server cross-check: not checked (INFO commandstats could not be read)\n";
     }
     const std::string command = check.command.empty() ? test.commandStatName : check.command;
     // INFO's "calls" are the executed ones; rejected calls (CLUSTERDOWN,

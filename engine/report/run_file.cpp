@@ -111,6 +111,19 @@ void writeEnvironment(JsonWriter& w, const Environment& e)
     writeStringMap(w, e.serverInfo);
     w.key("serverConfig");
     writeStringMap(w, e.serverConfig);
+    // What the target allowed before the run; absent in runs made before it was asked.
+    if (!e.capabilities.empty()) {
+        w.key("capabilities").beginArray();
+        for (const Capability& c : e.capabilities) {
+            w.beginObject();
+            w.field("probe", c.probe);
+            w.field("verdict", capabilityVerdictName(c.verdict));
+            if (!c.reply.empty())
+                w.field("reply", c.reply);
+            w.endObject();
+        }
+        w.endArray();
+    }
     w.endObject();
 }
 

@@ -345,6 +345,22 @@ void readEnvironment(const Node& n, Environment& e)
         readStringMap(*m, e.serverInfo);
     if (auto m = n.get("serverConfig"))
         readStringMap(*m, e.serverConfig);
+    if (auto capabilities = n.get("capabilities")) {
+        capabilities->array();
+        for (std::size_t i = 0; i < capabilities->size(); ++i) {
+            const Node item = capabilities->item(i).object();
+            Capability c;
+            c.probe = item.at("probe").string();
+            const Node verdict = item.at("verdict");
+            const std::optional<CapabilityVerdict> known = capabilityVerdictFromName(verdict.string());
+            if (!known)
+                verdict.fail("expected \"allowed\", \"refused\", \"closed\" or \"no answer\", found \""
+                             + Node::clip(verdict.string()) + "\"");
+            c.verdict = *known;
+            optString(item, "reply", c.reply);
+            e.capabilities.push_back(std::move(c));
+        }
+    }
 }
 
 RunStatus readStatus(const Node& n)

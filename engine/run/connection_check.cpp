@@ -6,8 +6,10 @@
 #include <sstream>
 
 #include "engine/net/sync_client.h"
+#include "engine/resp/printable_text.h"
 #include "engine/resp/reply_scanner.h"
 #include "engine/run/server_probe.h"
+#include "engine/run/target_capabilities.h"
 
 namespace tacho::engine {
 
@@ -119,6 +121,13 @@ bool countClusterSlots(const RespValue& reply, ConnectionReport& report)
     return true;
 }
 
+std::string describePingRefusal(const std::string& text)
+{
+    if (classifyError(text) == ErrorKind::NoAuth)
+        return describeAuthRequired(printable(text));
+    return "PING failed: " + printable(text);
+}
+
 std::string describeErrorReply(const std::string& command, const std::string& text)
 {
     if (classifyError(text) == ErrorKind::NoAuth)
@@ -142,31 +151,46 @@ ConnectionReport checkConnection(const RunConfig& target)
         report.tlsCipher = tls->cipher();
     }
 
-    // The first command tells whether we may talk at all (NOAUTH, LOADING…).
-    auto first = client.command({ "PING" }, &report.error);
-    if (!first)
+    // What the target allows (engine/run/target_capabilities.h): PING first
+    // (NOAUTH fails here), then INFO and the rest. A proxy that closes the
+    // connection on INFO, or an ACL that refuses it, still passes the check.
+    Environment environment;
+    if (!probeTarget(client, target, environment, &report.error))
         return report;
-    if (first->isError()) {
-        report.error = describeErrorReply("PING", first->text);
+    report.capabilities = environment.capabilities;
+    // An ACL user without PING (+@read +@write) can still benchmark: a note,
+    // and no round-trip time. Anything else refusing PING fails the check.
+    const Capability* ping = findCapability(report.capabilities, "PING");
+    const bool pingAllowed = ping && ping->verdict == CapabilityVerdict::Allowed;
+    if (!pingAllowed && (!ping || classifyError(ping->reply) != ErrorKind::NoPerm)) {
+        report.error = describePingRefusal(ping ? ping->reply : std::string());
         return report;
     }
-
-    // INFO may be renamed or refused by an ACL on managed services: note it
-    // and go on, the connection itself works.
+    if (!pingAllowed)
+        report.notes.push_back("no round-trip time: " + describeRefusal(*ping));
     std::string error;
-    if (auto server = client.command({ "INFO", "server" }, &error); !server) {
-        report.error = error;
-        return report;
-    } else if (server->isError()) {
-        report.notes.push_back(describeErrorReply("INFO server", server->text));
+    if (const Capability* info = findCapability(report.capabilities, probes::kInfoServer);
+        info && info->verdict != CapabilityVerdict::Allowed) {
         report.serverType = "unknown";
+        report.notes.push_back(info->verdict == CapabilityVerdict::Closed
+                                   ? "proxy: INFO refused (the server closed the connection on INFO server)"
+                                   : "INFO refused: " + describeRefusal(*info));
     } else {
-        report.serverInfo = parseInfo(server->text);
+        report.serverInfo = environment.serverInfo;
         identifyServer(report.serverInfo, report);
     }
+    std::string refused;
+    for (const Capability& capability : report.capabilities)
+        if (capability.verdict != CapabilityVerdict::Allowed && capability.probe != probes::kInfoServer
+            && capability.probe != "PING" && capability.probe != "INFO replication")
+            refused += (refused.empty() ? "" : ", ") + capability.probe;
+    if (!refused.empty())
+        report.notes.push_back("not allowed here: " + refused);
 
     if (report.mode == "sentinel") {
         report.role = "sentinel";
+    } else if (!describeRefusal(report.capabilities, "INFO replication").empty()) {
+        // Said above (INFO refused).
     } else if (auto replication = client.command({ "INFO", "replication" }, &error); !replication) {
         report.error = error;
         return report;
@@ -195,6 +219,10 @@ ConnectionReport checkConnection(const RunConfig& target)
         }
     }
 
+    if (!pingAllowed) {
+        report.ok = true;
+        return report;
+    }
     // Timed last, on a warm connection; the median ignores one slow outlier.
     std::vector<double> micros;
     for (int i = 0; i < ConnectionReport::kPings; ++i) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/run/run_config.h"
+#include "engine/run/run_result.h"
 
 namespace tacho::engine {
 
@@ -35,8 +36,12 @@ struct ConnectionReport {
     double roundTripMicros = 0;    // median of kPings PING round trips, µs
     std::map<std::string, std::string> serverInfo;   // INFO server, field → value
     // Things that could not be read without failing the check, e.g. INFO
-    // refused by an ACL: "INFO server refused: NOPERM …".
+    // refused by an ACL ("INFO refused: the server refused INFO server:
+    // NOPERM …") or by a proxy ("proxy: INFO refused (…)"), and the other
+    // commands the target did not allow ("not allowed here: CONFIG GET, …").
     std::vector<std::string> notes;
+    // Every probe of the capability model, as a run records it.
+    std::vector<Capability> capabilities;
 
     static constexpr int kPings = 5;
 };

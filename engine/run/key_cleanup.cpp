@@ -7,6 +7,7 @@
 #include "engine/cluster/key_slot.h"
 #include "engine/cluster/slot_map.h"
 #include "engine/net/sync_client.h"
+#include "engine/run/target_capabilities.h"
 #include "engine/workload/template_generator.h"
 
 namespace tacho::engine {
@@ -49,8 +50,23 @@ bool removeOnServer(const RunConfig& config, const KeyShape& shape, bool cluster
         return false;
     const std::string pattern = shape.glob();
     std::string cursor = "0";
+    bool first = true;
     do {
         const auto reply = client.command({ "SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount }, error);
+        // A proxy or an ACL that does not allow SCAN: say so in the words of
+        // the capability model rather than as a broken connection.
+        if (first && (!reply || reply->isError())) {
+            Capability refusal { "SCAN", CapabilityVerdict::NoAnswer, {} };
+            if (reply) {
+                refusal.verdict = CapabilityVerdict::Refused;
+                refusal.reply = reply->text;
+            } else if (client.peerClosed()) {
+                refusal.verdict = CapabilityVerdict::Closed;
+            }
+            *error = config.endpoint.describe() + ": " + describeRefusal(refusal);
+            return false;
+        }
+        first = false;
         if (!reply)
             return false;
         if (reply->isError() || reply->elements.size() != 2) {
@@ -131,6 +147,8 @@ std::string describeCleanup(const CleanupResult& result)
             text += (&node == &result.nodes.front() ? "" : ", ") + node.address + ": " + std::to_string(node.removed);
         text += ")";
     }
+    if (!result.error.empty() && result.removed == 0)
+        return "cleanup: nothing removed (" + result.error + ")";
     if (!result.error.empty())
         text += "; stopped: " + result.error;
     return text;

@@ -14,6 +14,7 @@
 #include "engine/net/sync_client.h"
 #include "engine/run/interval_series.h"
 #include "engine/run/server_probe.h"
+#include "engine/run/target_capabilities.h"
 #include "engine/run/worker.h"
 #include "engine/stats/clock.h"
 #include "engine/stats/interval_stats.h"
@@ -134,11 +135,15 @@ RunResult RunController::run()
         result.failure = error;
         return result;
     }
-    if (!probe.open(m_config, &error) || !probeServer(probe, result.environment, &error)) {
+    if (!probe.open(m_config, &error) || !probeTarget(probe, m_config, result.environment, &error)) {
         result.status = RunStatus::Failed;
         result.failure = error;
         return result;
     }
+    m_capabilities = result.environment.capabilities;
+    if (m_onNotice)
+        for (const std::string& notice : environmentNotices(m_capabilities))
+            m_onNotice(notice);
 
     std::vector<TestSpec> tests = m_config.tests;
     if (m_config.idle) {
@@ -194,6 +199,13 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     std::shared_ptr<const SlotMap> slots;
     std::vector<Endpoint> targets { m_config.endpoint };
     if (m_config.cluster) {
+        // A proxy or a managed service without cluster commands: say so
+        // rather than fail inside the discovery.
+        if (const std::string why = describeRefusal(m_capabilities, probes::kClusterInfo); !why.empty()) {
+            test.status = RunStatus::Failed;
+            test.failure = "cluster mode needs the cluster commands, but " + why + ": run without cluster mode";
+            return test;
+        }
         auto map = std::make_shared<SlotMap>();
         if (!discoverCluster(m_config, *map, &error)) {
             test.status = RunStatus::Failed;
@@ -225,9 +237,16 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     // in the second read), and the setup of each connection the second read
     // opens.
     std::uint64_t probeInfos = 0;
+    // A target that refused INFO commandstats (or closed the connection on
+    // it) is not asked again: its counts are "not checked", with the reason.
+    const std::string statsRefused = describeRefusal(m_capabilities, probes::kInfoCommandStats);
     auto readServerStats = [&](std::uint64_t& opened) -> std::optional<std::map<std::string, CommandStat>> {
         if (m_config.idle)
             return std::nullopt;
+        if (!statsRefused.empty()) {
+            error = statsRefused;
+            return std::nullopt;
+        }
         if (!slots) {
             auto stats = readProbeStats(probe, m_config, opened, &error);
             probeInfos += stats ? 1 : 0;
@@ -533,6 +552,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     // the server saw those too).
     if (m_config.idle) {
         test.crossCheck.unavailable = "idle connections send no commands";
+    } else if (!statsRefused.empty()) {
+        test.crossCheck.unavailable = statsRefused;
     } else if (!statsBefore) {
         test.crossCheck.unavailable = "INFO commandstats could not be read: " + statsBeforeError;
     } else {

@@ -61,6 +61,7 @@ private:
     RunConfig m_config;
     IoBackend m_io = IoBackend::Auto;   // TACHO_IO
     std::string m_transport;            // what the last test's workers ran on
+    std::vector<Capability> m_capabilities;   // what the target allowed the control connection
     SnapshotCallback m_onSnapshot;
     TestCallback m_onTest;
     NoticeCallback m_onNotice;

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/resp/reply_scanner.h"
@@ -138,6 +139,24 @@ struct TestResult {
     double requestsPerSecond() const { return seconds > 0 ? requests / seconds : 0; }
 };
 
+// What the target answered to one command of the capability probe
+// (engine/run/target_capabilities.h), asked on the control connection
+// before any benchmark traffic.
+enum class CapabilityVerdict {
+    Allowed,     // an answer: not an error, or the command's own (MOVED, "cluster support disabled")
+    Refused,     // an error reply: unknown command, NOPERM, renamed away, …
+    Closed,      // the server closed the connection instead (what proxies such as twemproxy do)
+    NoAnswer,    // no reply within the connect timeout
+};
+const char* capabilityVerdictName(CapabilityVerdict verdict);   // "allowed", "refused", "closed", "no answer"
+std::optional<CapabilityVerdict> capabilityVerdictFromName(std::string_view name);
+
+struct Capability {
+    std::string probe;                   // what was asked, without arguments: "INFO server", "SCAN", "HELLO 3"
+    CapabilityVerdict verdict = CapabilityVerdict::Allowed;
+    std::string reply;                   // an error reply's text, as the server sent it (escape when printing)
+};
+
 struct Environment {
     std::string toolVersion;
     std::string hostName;
@@ -147,6 +166,7 @@ struct Environment {
     std::string ioTransport;                        // the workers' transport: "io_uring" or "epoll"
     std::map<std::string, std::string> serverInfo;  // INFO server fields
     std::map<std::string, std::string> serverConfig; // CONFIG GET save / appendonly
+    std::vector<Capability> capabilities;           // in the order asked; empty for runs made before they were probed
 };
 
 // One server the clean-up visited (the server, or one master of a cluster).

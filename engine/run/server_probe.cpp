@@ -77,22 +77,6 @@ std::map<std::string, CommandStat> parseCommandStats(const std::string& text)
     return stats;
 }
 
-bool probeServer(SyncClient& client, Environment& environment, std::string* error)
-{
-    auto server = infoText(client, "server", error);
-    if (!server)
-        return false;
-    environment.serverInfo = parseInfo(*server);
-    // Managed services often refuse CONFIG; the run goes on without it.
-    for (const char* name : { "save", "appendonly" }) {
-        std::string ignored;
-        auto reply = client.command({ "CONFIG", "GET", name }, &ignored);
-        if (reply && !reply->isError() && reply->elements.size() >= 2)
-            environment.serverConfig[name] = reply->elements[1].text;
-    }
-    return true;
-}
-
 std::optional<std::map<std::string, CommandStat>> readCommandStats(SyncClient& client, std::string* error)
 {
     auto text = infoText(client, "commandstats", error);

@@ -30,9 +30,6 @@ inline constexpr std::string_view kAuthAdvice = "give a password (and a user nam
 // "the server requires authentication (<NOAUTH reply>): <kAuthAdvice>"
 std::string describeAuthRequired(const std::string& replyText);
 
-// Reads INFO server and CONFIG GET save/appendonly into `environment`.
-// Fails with a specific message when the server refuses (NOAUTH, …).
-bool probeServer(SyncClient& client, Environment& environment, std::string* error);
 std::optional<std::map<std::string, CommandStat>> readCommandStats(SyncClient& client, std::string* error);
 
 // Tool version, host name, CPU model and count, start time.

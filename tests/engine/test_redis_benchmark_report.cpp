@@ -169,7 +169,7 @@ private slots:
         QVERIFY(contains(got, "  throughput summary: 0.00 requests per second\n"));
         QVERIFY(contains(got, "        0.000     0.000     0.000     0.000     0.000     0.000\n"));
         QVERIFY(!contains(got, "client gap"));
-        QVERIFY(contains(got, "  server cross-check: unavailable ("));
+        QVERIFY(contains(got, "  server cross-check: not checked ("));
         QCOMPARE(QString::fromStdString(formatTestReport(t, RunConfig {}, Environment {}, ReportStyle::Quiet)),
                  QStringLiteral("LPUSH: 0.00 requests per second, p50=0.000 msec\n"));
     }
@@ -229,7 +229,7 @@ private slots:
                                 "Tacho counted 99990 replies\n"));
         t.crossCheck.available = false;
         const std::string unavailable = formatCrossCheck(t);
-        QVERIFY(unavailable.starts_with("server cross-check: unavailable ("));
+        QVERIFY(unavailable.starts_with("server cross-check: not checked ("));
         QVERIFY(unavailable.ends_with(")\n"));
     }
 

@@ -69,6 +69,11 @@ RunResult fullRun()
     e.serverInfo["redis_version"] = "7.0.15";
     e.serverInfo["os"] = kAwkward;
     e.serverConfig["appendonly"] = "no";
+    e.capabilities = { { "PING", CapabilityVerdict::Allowed, "" },
+                       { "INFO server", CapabilityVerdict::Refused, std::string("NOPERM ") + kAwkward },
+                       { "CONFIG GET", CapabilityVerdict::Closed, "" },
+                       { "CLUSTER INFO", CapabilityVerdict::Allowed, "ERR This instance has cluster support disabled" },
+                       { "HELLO 3", CapabilityVerdict::NoAnswer, "" } };
     r.totalSeconds = 3.75;
     r.status = RunStatus::Stopped;
     r.failure = "";
@@ -233,6 +238,13 @@ private slots:
         QCOMPARE(e.serverInfo.at("redis_version"), std::string("7.0.15"));
         QCOMPARE(e.serverInfo.at("os"), kAwkward);
         QCOMPARE(e.serverConfig.at("appendonly"), std::string("no"));
+        // Issue 16: what the target allowed, in order, with the server's text.
+        QCOMPARE(e.capabilities.size(), original.environment.capabilities.size());
+        for (std::size_t i = 0; i < e.capabilities.size(); ++i) {
+            QCOMPARE(e.capabilities[i].probe, original.environment.capabilities[i].probe);
+            QVERIFY(e.capabilities[i].verdict == original.environment.capabilities[i].verdict);
+            QCOMPARE(e.capabilities[i].reply, original.environment.capabilities[i].reply);
+        }
 
         QCOMPARE(r.tests.size(), std::size_t(2));
         const TestResult& o = original.tests[0];
@@ -420,6 +432,9 @@ private slots:
         row("command histogram missing", "\"histogram\": \"HISTFAAA", "\"histogramX\": \"HISTFAAA", "tests[0].histogram: missing");
         row("server info value", "\"redis_version\": \"7.0.15\"", "\"redis_version\": 7",
             "environment.serverInfo.redis_version: expected a string, found number 7");
+        row("capability verdict", "\"verdict\": \"closed\"", "\"verdict\": \"maybe\"",
+            "environment.capabilities[2].verdict: expected \"allowed\", \"refused\", \"closed\" or \"no answer\", found \"maybe\"");
+        row("capability probe missing", "\"probe\": \"PING\",", "", "environment.capabilities[0].probe: missing");
         row("unit", "\"histogramUnit\": \"us\"", "\"histogramUnit\": \"ns\"", "tests[0].histogramUnit: unsupported unit \"ns\"");
         row("duplicate key", "\"format\": \"tacho-run/1\",", "\"format\": \"tacho-run/1\", \"format\": \"x\",",
             "run.json: not valid JSON at line 2, column 28 (byte 29): duplicate key \"format\"");

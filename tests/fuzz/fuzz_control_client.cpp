@@ -4,7 +4,7 @@
 // bytes, written in pieces the input chooses, and then either closes or
 // keeps the connection open (the client's time bound must end it). The
 // input's first byte picks the probe: INFO server + CONFIG GET + INFO
-// commandstats (probeServer, readCommandStats), CLUSTER SLOTS / SHARDS
+// commandstats (probeTarget, readCommandStats), CLUSTER SLOTS / SHARDS
 // discovery, the connection check (PING, INFO, CLUSTER NODES/SLOTS), the
 // SCAN/UNLINK clean-up, or raw commands.
 // Invariants: no crash or sanitizer report, no exception escaping, a failure
@@ -26,6 +26,7 @@
 #include "engine/run/connection_check.h"
 #include "engine/run/key_cleanup.h"
 #include "engine/run/server_probe.h"
+#include "engine/run/target_capabilities.h"
 #include "fuzz_check.h"
 
 using namespace tacho::engine;
@@ -130,8 +131,8 @@ void drive(std::uint8_t probe, const RunConfig& config)
         if (!client.open(config, &error))
             return expectFailureSaid(false, error, "open");
         Environment environment;
-        const bool ok = probeServer(client, environment, &error);
-        expectFailureSaid(ok, error, "probeServer");
+        const bool ok = probeTarget(client, config, environment, &error);
+        expectFailureSaid(ok, error, "probeTarget");
         error.clear();
         const auto stats = readCommandStats(client, &error);
         expectFailureSaid(stats.has_value(), error, "readCommandStats");
