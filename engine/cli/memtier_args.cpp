@@ -352,8 +352,22 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
                 throw UsageError(label + ": needs a --command before it");
             if (value.size() != 1 || !parseKeyPattern(value[0], w.commands.back().keyPattern))
                 throw UsageError(label + ": must be one of S, R, G, Z, P (got " + quoted(value) + ")");
-        } else if (name == "--monitor-input" || name == "--monitor-pattern") {
-            throw notSupported(label, "replaying MONITOR output");
+        } else if (name == "--monitor-input") {
+            inv.inputFiles.monitorInput = nonEmpty();
+        } else if (name == "--monitor-pattern") {
+            // memtier: one letter, either case.
+            if (value != "S" && value != "s" && value != "R" && value != "r")
+                throw UsageError(label + ": must be S (sequential) or R (random) (got " + quoted(value) + ")");
+            inv.inputFiles.monitorRandom = value == "R" || value == "r";
+            inv.inputFiles.monitorPatternGiven = true;
+        } else if (name == "--data-import") {
+            inv.inputFiles.dataImport = nonEmpty();
+        } else if (name == "--generate-keys") {
+            inv.inputFiles.generateKeys = true;
+        } else if (name == "--no-expiry") {
+            inv.inputFiles.noExpiry = true;
+        } else if (name == "--data-verify" || name == "--verify-only") {
+            throw notSupported(label, "verifying imported data");
         } else if (name.starts_with("--scan-incremental")) {
             throw notSupported(label, "SCAN cursor iteration");
         } else if (name == "--data-size") {
@@ -398,9 +412,6 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
                 throw UsageError(label + ": the maximum must be at least 1 second (got " + quoted(value) + ")");
             w.values.expiryMin = static_cast<std::uint32_t>(min);
             w.values.expiryMax = static_cast<std::uint32_t>(max);
-        } else if (name == "--data-import" || name == "--data-verify" || name == "--verify-only"
-                   || name == "--generate-keys" || name == "--no-expiry") {
-            throw notSupported(label, "importing and verifying data files");
         } else if (name == "--key-prefix") {
             w.keys.prefix = value;
         } else if (name == "--key-minimum") {
@@ -509,6 +520,8 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
     if (sizePatternGiven && !sizeRangeGiven)
         throw UsageError("--data-size-pattern: only applies with --data-size-range");
     config.valueSize = w.values.sizeKind == MemtierValueOptions::SizeKind::Fixed ? w.values.fixedSize : 0;
+
+    applyMemtierInputFiles(inv, dataSizeGiven || sizeRangeGiven || sizeListGiven);
 
     // Commands.
     if (w.arbitrary()) {

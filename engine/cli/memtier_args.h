@@ -58,6 +58,19 @@ struct MemtierInvocation {
     std::string jsonPath;                      // --json: Tacho's run file
     bool showConfig = false;
 
+    // --monitor-input, --monitor-pattern, --data-import and its options, as
+    // given; parseMemtierArgs reads the files into `workload`.
+    struct InputFiles {
+        std::string monitorInput;
+        bool monitorRandom = false;            // --monitor-pattern R
+        bool monitorPatternGiven = false;
+        std::string dataImport;
+        bool generateKeys = false;
+        bool noExpiry = false;
+        // For standard error before the run: what was read, lines skipped.
+        std::vector<std::string> notes;
+    } inputFiles;
+
     // Tacho additions.
     bool preload = false;                      // --preload: fill the key range first, reported apart
     std::uint32_t preloadPipeline = 32;        // --preload-pipeline
@@ -91,6 +104,12 @@ std::vector<std::string> memtierSecretOptionSpellings();
 // out-of-range values, impossible combinations, and options Tacho does not
 // support yet ("--cluster-mode: … not supported yet").
 MemtierInvocation parseMemtierArgs(std::span<const std::string> args);
+
+// Reads --monitor-input and --data-import for parseMemtierArgs
+// (memtier_input_options.cpp): expands __monitor_lineN__ / __monitor_line@__
+// in the --commands, loads the items, checks the options that go with them.
+// Throws UsageError naming the file, line and fault.
+void applyMemtierInputFiles(MemtierInvocation& inv, bool dataSizeGiven);
 
 // The preload run of --preload: every key of the range SET once (P:P,
 // allkeys), at least --preload-pipeline deep, no time limit, rate or ramp.

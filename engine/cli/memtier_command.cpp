@@ -229,6 +229,8 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         out << "tacho-cli " << TACHO_VERSION << " (memtier_benchmark dialect)\n";
         return 0;
     }
+    for (const std::string& note : inv.inputFiles.notes)   // what --monitor-input / --data-import read
+        err << kPrefix << note << "\n";
 
     // memtier_benchmark refuses to start when it cannot open --out-file; the
     // other outputs are checked too, so that no report is lost after the run.

@@ -87,6 +87,20 @@ Arbitrary commands (instead of SET/GET; repeat for several):
       --command-ratio=NUM        Times the command is sent in a row (default: 1)
       --command-key-pattern=P    S, R, G, Z or P for this command (default: R)
 
+Replaying a MONITOR capture:
+      --monitor-input=FILE       redis-cli MONITOR output (at most 256 MiB);
+                                 --command=__monitor_lineN__ sends its Nth
+                                 command, --command=__monitor_line@__ one of
+                                 them per request
+      --monitor-pattern=S|R      __monitor_line@__: S in turn over all
+                                 connections (default), R at random
+
+Imported data (memtier's CSV dump, see memtier's README.import):
+      --data-import=FILE         SETs write the file's items (SETEX when an
+                                 item has an expiry), GETs read their keys
+      --generate-keys            Generated keys, values from the file
+      --no-expiry                Ignore the items' expiry
+
 Output:
   -o, --out-file=FILE            Write the report to FILE instead of stdout
       --json-out-file=FILE       memtier's JSON report
@@ -121,8 +135,8 @@ Tacho additions:
                                  the run fails (default: 5; 0: wait forever)
       --json=FILE                Also write Tacho's run file
 
-Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-import and verification,
-WAIT options, --monitor-input, SCAN iteration, StatsD, --client-stats,
+Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-verify, --verify-only,
+WAIT options, SCAN iteration, StatsD, --client-stats,
 --debug, connection start jitter.
 )";
 }

@@ -56,6 +56,45 @@ void appendBulk(std::string& out, std::string_view bytes)
     out.append("\r\n", 2);
 }
 
+// A command's arguments prepared once. Constant arguments are encoded here;
+// a command without placeholders (every captured MONITOR line, as a rule)
+// becomes one string, so sending it is one append.
+CommandTemplatePieces prepareCommand(const std::vector<std::string>& args)
+{
+    CommandTemplatePieces prepared;
+    prepared.header = "*" + std::to_string(args.size()) + "\r\n";
+    for (const std::string& arg : args) {
+        Piece piece;
+        const std::size_t at = arg.find(kKeyPlaceholder);
+        if (at != std::string::npos) {
+            piece.kind = Piece::Kind::Key;
+            piece.bytes = arg.substr(0, at);
+            piece.suffix = arg.substr(at + kKeyPlaceholder.size());
+            ++prepared.keys;
+        } else if (arg == kDataPlaceholder) {
+            piece.kind = Piece::Kind::Data;
+        } else {
+            appendBulk(piece.bytes, arg);
+        }
+        prepared.pieces.push_back(std::move(piece));
+    }
+    const bool constant = std::all_of(prepared.pieces.begin(), prepared.pieces.end(),
+                                      [](const Piece& p) { return p.kind == Piece::Kind::Constant; });
+    if (constant) {
+        for (const Piece& piece : prepared.pieces)
+            prepared.header += piece.bytes;
+        prepared.pieces.clear();
+    }
+    return prepared;
+}
+
+std::string upperCase(std::string text)
+{
+    for (char& c : text)
+        c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    return text;
+}
+
 } // namespace
 
 struct MemtierGeneratorFactory::Shared {
@@ -65,6 +104,13 @@ struct MemtierGeneratorFactory::Shared {
     std::string setExHeader;                        // "*5\r\n$3\r\nSET\r\n"
     std::string getHeader;                          // "*2\r\n$3\r\nGET\r\n"
     std::size_t primary = 0;                        // allkeys: the command whose keys count
+    // __monitor_line@__ commands: per --command, the captured commands it
+    // replays (empty for other commands) and the statistics slot of each.
+    std::vector<std::vector<CommandTemplatePieces>> replayLines;
+    std::vector<std::vector<std::uint32_t>> replaySlots;
+    std::vector<std::string> slotNames;             // commandNames()
+    // --data-import: each item's key, value and expiry ("" = none) as bulk strings.
+    std::vector<std::string> importKeys, importValues, importExpiries;
 };
 
 namespace {
@@ -79,8 +125,13 @@ public:
         , m_values(m_workload.values, m_workload.keys.minimum, m_workload.keys.maximum, m_random)
     {
         if (m_workload.arbitrary()) {
-            for (const MemtierCommand& command : m_workload.commands)
+            for (std::size_t i = 0; i < m_workload.commands.size(); ++i) {
+                const MemtierCommand& command = m_workload.commands[i];
                 m_keys.emplace_back(command.keyPattern, m_workload.keys, connection, connectionCount);
+                const std::size_t lines = m_shared->replayLines[i].size();
+                m_replayNext.push_back(lines ? connection % lines : 0);
+                m_replayStep.push_back(lines ? connectionCount % lines : 0);
+            }
             while (m_workload.commands[m_current].ratio == 0)
                 m_current = (m_current + 1) % m_workload.commands.size();
         } else {
@@ -112,6 +163,46 @@ private:
         out.append("\r\n", 2);
     }
 
+    // A SET/GET key: the file's key k (1-based) with --data-import, else generated.
+    void appendSetGetKey(std::string& out, std::uint64_t key)
+    {
+        if (m_importKeys)
+            out.append(m_shared->importKeys[key - 1]);
+        else
+            appendKey(out, {}, key, {});
+    }
+
+    // memtier's import SET: the connection's next item, as SETEX when it
+    // (or --expiry-range) gives an expiry.
+    void appendImportSet(std::string& out)
+    {
+        const std::size_t item = m_importNext;
+        if (++m_importNext == m_shared->importValues.size())
+            m_importNext = 0;
+        std::uint32_t randomExpiry = 0;
+        if (m_workload.values.expiryMax > 0)
+            randomExpiry = m_values.nextExpiry(m_random);
+        const std::string& fileExpiry = m_shared->importExpiries[item];
+        const bool expires = m_workload.values.expiryMax > 0 ? randomExpiry > 0 : !fileExpiry.empty();
+        out.append(expires ? "*4\r\n$5\r\nSETEX\r\n" : "*3\r\n$3\r\nSET\r\n", expires ? 15 : 13);
+        if (m_importKeys)
+            out.append(m_shared->importKeys[item]);
+        else
+            appendKey(out, {}, m_keys[0].next(m_random), {});
+        if (expires) {
+            if (m_workload.values.expiryMax > 0) {
+                out += '$';
+                appendNumber(out, decimalLength(randomExpiry));
+                out.append("\r\n", 2);
+                appendNumber(out, randomExpiry);
+                out.append("\r\n", 2);
+            } else {
+                out.append(fileExpiry);
+            }
+        }
+        out.append(m_shared->importValues[item]);
+    }
+
     std::uint32_t appendSetGet(std::string& out)
     {
         const std::uint32_t sets = m_workload.setRatio;
@@ -120,6 +211,11 @@ private:
             m_setsInCycle = m_getsInCycle = 0;
         const bool primaryIsSet = m_shared->primary == 0;
 
+        if (m_setsInCycle < sets && m_workload.imported) {
+            ++m_setsInCycle;
+            appendImportSet(out);
+            return 0;
+        }
         if (m_setsInCycle < sets) {
             ++m_setsInCycle;
             const std::uint64_t key = m_keys[0].next(m_random);
@@ -147,7 +243,7 @@ private:
             if (!primaryIsSet && m_workload.allKeys)
                 --m_keysLeft;
             out.append(m_shared->getHeader);
-            appendKey(out, {}, key, {});
+            appendSetGetKey(out, key);
             return 1;
         }
         // MGET with the GETs left in this cycle, at most `multi` keys.
@@ -161,7 +257,7 @@ private:
         appendNumber(out, count + 1);
         out.append("\r\n$4\r\nMGET\r\n", 12);
         for (std::uint64_t i = 0; i < count; ++i)
-            appendKey(out, {}, m_keys[1].next(m_random), {});
+            appendSetGetKey(out, m_keys[1].next(m_random));
         return 1;
     }
 
@@ -175,6 +271,20 @@ private:
             m_sentOfCurrent = 0;
         }
         const std::size_t index = m_current;
+        if (const auto& lines = m_shared->replayLines[index]; !lines.empty()) {
+            ++m_sentOfCurrent;
+            std::size_t line;
+            if (commands[index].replayRandom) {
+                line = static_cast<std::size_t>(m_random() % lines.size());
+            } else {
+                line = m_replayNext[index];
+                m_replayNext[index] += m_replayStep[index];
+                if (m_replayNext[index] >= lines.size())
+                    m_replayNext[index] -= lines.size();
+            }
+            appendCommand(out, lines[line], m_keys[index]);
+            return m_shared->replaySlots[index][line];
+        }
         const CommandTemplatePieces& command = m_shared->templates[index];
         if (m_workload.allKeys && index == m_shared->primary) {
             if (m_keysLeft < command.keys) {
@@ -184,7 +294,12 @@ private:
             m_keysLeft -= command.keys;
         }
         ++m_sentOfCurrent;
-        MemtierKeyGenerator& keys = m_keys[index];
+        appendCommand(out, command, m_keys[index]);
+        return static_cast<std::uint32_t>(index);
+    }
+
+    void appendCommand(std::string& out, const CommandTemplatePieces& command, MemtierKeyGenerator& keys)
+    {
         std::uint64_t lastKey = m_workload.keys.minimum;
         out.append(command.header);
         for (const Piece& piece : command.pieces) {
@@ -201,7 +316,6 @@ private:
                 break;
             }
         }
-        return static_cast<std::uint32_t>(index);
     }
 
     std::shared_ptr<const MemtierGeneratorFactory::Shared> m_shared;
@@ -214,6 +328,10 @@ private:
     std::size_t m_current = 0;                 // arbitrary: command being repeated
     std::uint32_t m_sentOfCurrent = 0;
     std::uint64_t m_keysLeft = 0;              // allkeys: keys of the primary command still to use
+    std::vector<std::size_t> m_replayNext;     // per --command: the next captured line (in turn)
+    std::vector<std::size_t> m_replayStep;     //   connections mod lines
+    std::size_t m_importNext = 0;              // --data-import: the next item to SET
+    const bool m_importKeys = m_workload.imported && !m_workload.importGenerateKeys;
 };
 
 } // namespace
@@ -228,28 +346,46 @@ MemtierGeneratorFactory::MemtierGeneratorFactory(MemtierWorkload workload)
     shared->getHeader = "*2\r\n$3\r\nGET\r\n";
     if (w.arbitrary()) {
         for (const MemtierCommand& command : w.commands) {
-            CommandTemplatePieces prepared;
-            prepared.header = "*" + std::to_string(command.args.size()) + "\r\n";
-            for (const std::string& arg : command.args) {
-                Piece piece;
-                const std::size_t at = arg.find(kKeyPlaceholder);
-                if (at != std::string::npos) {
-                    piece.kind = Piece::Kind::Key;
-                    piece.bytes = arg.substr(0, at);
-                    piece.suffix = arg.substr(at + kKeyPlaceholder.size());
-                    ++prepared.keys;
-                } else if (arg == kDataPlaceholder) {
-                    piece.kind = Piece::Kind::Data;
-                } else {
-                    appendBulk(piece.bytes, arg);
+            shared->templates.push_back(prepareCommand(command.args));
+            shared->slotNames.push_back(command.name());
+        }
+        // A replaying command's statistics go by the captured command's name
+        // (memtier's "command" breakdown): its own slot takes the first name,
+        // further names get slots after all --commands.
+        shared->replayLines.resize(w.commands.size());
+        shared->replaySlots.resize(w.commands.size());
+        for (std::size_t i = 0; i < w.commands.size(); ++i) {
+            if (!w.commands[i].replay)
+                continue;
+            std::vector<std::pair<std::string, std::uint32_t>> slotOf;
+            for (const std::vector<std::string>& args : *w.commands[i].replay) {
+                const std::string name = upperCase(args.front());
+                auto it = std::find_if(slotOf.begin(), slotOf.end(), [&](const auto& s) { return s.first == name; });
+                if (it == slotOf.end()) {
+                    const std::uint32_t slot = slotOf.empty() ? static_cast<std::uint32_t>(i)
+                                                              : static_cast<std::uint32_t>(shared->slotNames.size());
+                    if (slotOf.empty())
+                        shared->slotNames[i] = name;
+                    else
+                        shared->slotNames.push_back(name);
+                    it = slotOf.insert(slotOf.end(), { name, slot });
                 }
-                prepared.pieces.push_back(std::move(piece));
+                shared->replayLines[i].push_back(prepareCommand(args));
+                shared->replaySlots[i].push_back(it->second);
             }
-            shared->templates.push_back(std::move(prepared));
         }
         shared->primary = 0;
     } else {
         shared->primary = w.setRatio > 0 ? 0 : 1;
+        if (w.imported) {
+            for (const ImportedItem& item : *w.imported) {
+                appendBulk(shared->importKeys.emplace_back(), item.key);
+                appendBulk(shared->importValues.emplace_back(), item.value);
+                std::string& expiry = shared->importExpiries.emplace_back();
+                if (item.expiry > 0)
+                    appendBulk(expiry, std::to_string(item.expiry));
+            }
+        }
     }
     m_shared = std::move(shared);
 }
@@ -269,10 +405,7 @@ std::vector<std::string> MemtierGeneratorFactory::commandNames() const
     const MemtierWorkload& w = m_shared->workload;
     if (!w.arbitrary())
         return { "SET", w.multiKeyGet > 0 ? "MGET" : "GET" };
-    std::vector<std::string> names;
-    for (const MemtierCommand& command : w.commands)
-        names.push_back(command.name());
-    return names;
+    return m_shared->slotNames;
 }
 
 std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
@@ -282,14 +415,25 @@ std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
     if (!w.arbitrary()) {
         if (w.setRatio > 0)
             names.push_back("set");
+        if (w.setRatio > 0 && w.imported)
+            names.push_back("setex");
         if (w.getRatio > 0)
             names.push_back(w.multiKeyGet > 0 ? "mget" : "get");
         return names;
     }
-    for (const MemtierCommand& command : w.commands) {
-        const std::string name = commandStatName(command.args, true);
-        if (command.ratio > 0 && std::find(names.begin(), names.end(), name) == names.end())
+    const auto add = [&names](const std::string& name) {
+        if (std::find(names.begin(), names.end(), name) == names.end())
             names.push_back(name);
+    };
+    for (const MemtierCommand& command : w.commands) {
+        if (command.ratio == 0)
+            continue;
+        if (command.replay) {
+            for (const std::vector<std::string>& args : *command.replay)
+                add(commandStatName(args, true));
+        } else {
+            add(commandStatName(command.args, true));
+        }
     }
     return names;
 }
@@ -307,6 +451,11 @@ std::vector<KeyShape> MemtierGeneratorFactory::keyShapes() const
         key.addLiteral(after);
         return key;
     };
+    // The file's own keys and captured commands' keys have no shape.
+    if (w.imported && !w.importGenerateKeys)
+        return {};
+    if (std::any_of(w.commands.begin(), w.commands.end(), [](const MemtierCommand& c) { return c.replay != nullptr; }))
+        return {};
     if (!w.arbitrary())
         return { shape({}, {}) };
     std::vector<KeyShape> shapes;
@@ -333,14 +482,22 @@ std::string MemtierGeneratorFactory::describe() const
                 line += (line.empty() ? "" : " ") + arg;
             text += "'" + line + "' x" + std::to_string(command.ratio) + " (" + keyPatternLetter(command.keyPattern)
                 + ")";
+            if (command.replay)
+                text += " replaying " + std::to_string(command.replay->size()) + " captured commands "
+                    + (command.replayRandom ? "at random" : "in turn");
         }
     } else {
         text = std::string(w.multiKeyGet > 0 ? "SET:MGET " : "SET:GET ") + std::to_string(w.setRatio) + ":"
             + std::to_string(w.getRatio) + " (" + keyPatternLetter(w.setPattern) + ":" + keyPatternLetter(w.getPattern)
             + ")";
     }
-    text += ", keys " + w.keys.prefix + "[" + std::to_string(w.keys.minimum) + ".." + std::to_string(w.keys.maximum)
-        + "]";
+    if (w.imported && !w.importGenerateKeys)
+        text += ", the " + std::to_string(w.imported->size()) + " imported items' keys";
+    else
+        text += ", keys " + w.keys.prefix + "[" + std::to_string(w.keys.minimum) + ".."
+            + std::to_string(w.keys.maximum) + "]";
+    if (w.imported)
+        text += ", values imported";
     if (w.allKeys)
         text += ", all keys once";
     return text;

@@ -98,8 +98,13 @@ KeySlice parallelKeySlice(std::uint64_t minimum, std::uint64_t maximum, std::siz
     return slice;
 }
 
-bool splitCommandLine(const std::string& line, std::vector<std::string>& out)
+bool splitCommandLine(const std::string& line, std::vector<std::string>& out, std::string* problem)
 {
+    const auto fail = [&](const char* what, std::size_t at) {
+        if (problem)
+            *problem = std::string(what) + " at column " + std::to_string(at + 1);
+        return false;
+    };
     out.clear();
     std::size_t i = 0;
     const std::size_t n = line.size();
@@ -112,10 +117,11 @@ bool splitCommandLine(const std::string& line, std::vector<std::string>& out)
         bool inDouble = false;
         bool inSingle = false;
         bool done = false;
+        std::size_t opened = i;   // where the current quote started
         while (!done) {
             if (inDouble) {
                 if (i >= n)
-                    return false;   // unterminated quotes
+                    return fail("unterminated double quote opened", opened);
                 if (line[i] == '\\' && i + 3 < n && line[i + 1] == 'x' && hexValue(line[i + 2]) >= 0
                     && hexValue(line[i + 3]) >= 0) {
                     arg += static_cast<char>(hexValue(line[i + 2]) * 16 + hexValue(line[i + 3]));
@@ -126,7 +132,7 @@ bool splitCommandLine(const std::string& line, std::vector<std::string>& out)
                     i += 2;
                 } else if (line[i] == '"') {
                     if (i + 1 < n && !blank(line[i + 1]))
-                        return false;   // closing quote must end the argument
+                        return fail("closing double quote not followed by a blank", i);
                     ++i;
                     done = true;
                 } else {
@@ -134,13 +140,13 @@ bool splitCommandLine(const std::string& line, std::vector<std::string>& out)
                 }
             } else if (inSingle) {
                 if (i >= n)
-                    return false;
+                    return fail("unterminated single quote opened", opened);
                 if (line[i] == '\\' && i + 1 < n && line[i + 1] == '\'') {
                     arg += '\'';
                     i += 2;
                 } else if (line[i] == '\'') {
                     if (i + 1 < n && !blank(line[i + 1]))
-                        return false;
+                        return fail("closing single quote not followed by a blank", i);
                     ++i;
                     done = true;
                 } else {
@@ -151,10 +157,10 @@ bool splitCommandLine(const std::string& line, std::vector<std::string>& out)
                     done = true;
                 } else if (line[i] == '"') {
                     inDouble = true;
-                    ++i;
+                    opened = i++;
                 } else if (line[i] == '\'') {
                     inSingle = true;
-                    ++i;
+                    opened = i++;
                 } else {
                     arg += line[i++];
                 }

@@ -20,6 +20,7 @@
 //    once over all connections, with S every connection writes all of them
 //    (memtier stops one key short).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,9 +74,25 @@ struct MemtierCommand {
     std::vector<std::string> args;
     std::uint32_t ratio = 1;                      // sent this many times in a row
     KeyPattern keyPattern = KeyPattern::Random;
+    // --command=__monitor_line@__ with --monitor-input: each request is one
+    // of these captured commands (their own __key__/__data__ still expand),
+    // in turn or (replayRandom, --monitor-pattern R) drawn uniformly. "In
+    // turn" is memtier's one sequence over all connections, dealt out:
+    // connection c of C sends lines c, c + C, c + 2C, … (mod the count), so
+    // the lines sent are the ones memtier's shared counter gives, without a
+    // counter shared between threads.
+    std::shared_ptr<const std::vector<std::vector<std::string>>> replay;
+    bool replayRandom = false;
 
     std::string name() const;                     // first word, upper case: "HSET"
     std::size_t keyCount() const;                 // arguments holding __key__
+};
+
+// One item of a --data-import file (memtier's CSV dump format).
+struct ImportedItem {
+    std::string key;
+    std::string value;
+    std::uint32_t expiry = 0;                     // seconds (SETEX); 0 = plain SET
 };
 
 struct MemtierWorkload {
@@ -92,6 +109,14 @@ struct MemtierWorkload {
     std::uint32_t multiKeyGet = 0;
     std::vector<MemtierCommand> commands;         // --command …
     bool allKeys = false;                         // -n allkeys
+    // --data-import: SETs write the file's items, each connection from the
+    // first item on, wrapping (memtier's per-client reader); an item with an
+    // expiry goes as SETEX key seconds value. Without importGenerateKeys the
+    // keys are the file's: keys.minimum/maximum are 1..items and a GET's key
+    // index k addresses item k's key. With it (--generate-keys) keys are
+    // generated as usual and only the values come from the file.
+    std::shared_ptr<const std::vector<ImportedItem>> imported;
+    bool importGenerateKeys = false;
 
     bool arbitrary() const { return !commands.empty(); }
     bool usesPattern(KeyPattern pattern) const;
@@ -110,7 +135,8 @@ KeySlice parallelKeySlice(std::uint64_t minimum, std::uint64_t maximum, std::siz
 // Splits a --command string into arguments the way memtier (and redis-cli)
 // does: blanks separate, "double quotes" take \n \r \t \b \a \xHH and \"
 // escapes, 'single quotes' take \'. A closing quote must be followed by a
-// blank or the end. Returns false on unbalanced quotes.
-bool splitCommandLine(const std::string& line, std::vector<std::string>& out);
+// blank or the end. Returns false on unbalanced quotes, saying what and
+// where (a 1-based column) in `problem` when given.
+bool splitCommandLine(const std::string& line, std::vector<std::string>& out, std::string* problem = nullptr);
 
 } // namespace tacho::engine

@@ -302,7 +302,7 @@ private slots:
             "--clients-start");
         row("empty password", { "-a", "user:" }, "--authenticate");
         row("positional", { "extra" }, "extra");
-        row("not supported: data import", { "--data-import=f" }, "not supported yet");
+        row("not supported: data verification", { "--data-verify" }, "not supported yet");
         row("not supported: memcache", { "-P", "memcache_text" }, "not supported yet");
         row("not supported: wait", { "--wait-ratio=1:1" }, "not supported yet");
     }
