@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 
 #include "engine/workload/benchmark_suite.h"
 #include "engine/workload/command_template.h"
@@ -89,13 +90,36 @@ public:
         }
         if (m_workload.allKeys)
             m_keysLeft = m_keys[m_shared->primary].domainSize();
+        if (m_workload.scanIteration)
+            m_cursor.reserve(32);   // a cursor is at most 20 digits: no allocation per reply
     }
 
     std::uint32_t appendNext(std::string& out) override
     {
         if (m_workload.allKeys && m_keysLeft == 0)
             return kExhausted;
+        if (m_workload.scanIteration) {
+            m_continuing = !m_cursor.empty();
+            if (m_continuing)
+                return appendScanContinuation(out);
+        }
         return m_workload.arbitrary() ? appendArbitrary(out) : appendSetGet(out);
+    }
+
+    // SCAN iteration (one request in flight): the cursor to continue from,
+    // or back to the start, as memtier_benchmark follows it.
+    void onReply(const ReplyInfo& reply) override
+    {
+        const bool more = reply.type == ReplyType::Array && !reply.cursor.empty() && reply.cursor != "0";
+        if (m_continuing)
+            ++m_continuations;
+        const std::uint32_t limit = m_workload.scanMaxIterations;
+        if (!more || (limit > 0 && m_continuations >= limit)) {
+            m_cursor.clear();
+            m_continuations = 0;
+        } else {
+            m_cursor.assign(reply.cursor);
+        }
     }
 
 private:
@@ -184,10 +208,31 @@ private:
             m_keysLeft -= command.keys;
         }
         ++m_sentOfCurrent;
+        out.append(command.header);
+        appendPieces(out, index, 0);
+        return static_cast<std::uint32_t>(index);
+    }
+
+    // "SCAN <cursor> …": the command's own arguments around the cursor.
+    std::uint32_t appendScanContinuation(std::string& out)
+    {
+        const CommandTemplatePieces& command = m_shared->templates[0];
+        out.append(command.header);
+        appendPieces(out, 0, 0, 1);
+        appendBulk(out, m_cursor);
+        appendPieces(out, 0, 2);
+        return 1;
+    }
+
+    // The prepared arguments [from, to) of command `index`.
+    void appendPieces(std::string& out, std::size_t index, std::size_t from, std::size_t to = SIZE_MAX)
+    {
+        const CommandTemplatePieces& command = m_shared->templates[index];
         MemtierKeyGenerator& keys = m_keys[index];
         std::uint64_t lastKey = m_workload.keys.minimum;
-        out.append(command.header);
-        for (const Piece& piece : command.pieces) {
+        to = std::min(to, command.pieces.size());
+        for (std::size_t i = from; i < to; ++i) {
+            const Piece& piece = command.pieces[i];
             switch (piece.kind) {
             case Piece::Kind::Constant:
                 out.append(piece.bytes);
@@ -201,7 +246,6 @@ private:
                 break;
             }
         }
-        return static_cast<std::uint32_t>(index);
     }
 
     std::shared_ptr<const MemtierGeneratorFactory::Shared> m_shared;
@@ -214,6 +258,9 @@ private:
     std::size_t m_current = 0;                 // arbitrary: command being repeated
     std::uint32_t m_sentOfCurrent = 0;
     std::uint64_t m_keysLeft = 0;              // allkeys: keys of the primary command still to use
+    std::string m_cursor;                      // SCAN iteration: where to continue; empty = from the start
+    bool m_continuing = false;                 // the request in flight continues an iteration
+    std::uint32_t m_continuations = 0;         // continuations in this iteration
 };
 
 } // namespace
@@ -269,6 +316,8 @@ std::vector<std::string> MemtierGeneratorFactory::commandNames() const
     const MemtierWorkload& w = m_shared->workload;
     if (!w.arbitrary())
         return { "SET", w.multiKeyGet > 0 ? "MGET" : "GET" };
+    if (w.scanIteration)   // memtier's names for the two rows
+        return { "SCAN 0", "SCAN <cursor>" };
     std::vector<std::string> names;
     for (const MemtierCommand& command : w.commands)
         names.push_back(command.name());
@@ -343,7 +392,15 @@ std::string MemtierGeneratorFactory::describe() const
         + "]";
     if (w.allKeys)
         text += ", all keys once";
+    if (w.scanIteration)
+        text += ", following the SCAN cursor"
+            + (w.scanMaxIterations ? " for at most " + std::to_string(w.scanMaxIterations) + " continuations" : "");
     return text;
+}
+
+bool MemtierGeneratorFactory::followsReplies() const
+{
+    return m_shared->workload.scanIteration;
 }
 
 const MemtierWorkload& MemtierGeneratorFactory::workload() const
