@@ -154,6 +154,7 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
     std::uint64_t reconnectInterval = 0;
     std::string credentials;
     bool credentialsGiven = false;
+    bool scanMaxGiven = false;
 
     const std::vector<MemtierOption> parsed = tokenizeMemtierArgs(args);
 
@@ -247,7 +248,14 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
         } else if (name == "--json-out-file") {
             inv.jsonOutFile = nonEmpty();
         } else if (name == "--client-stats") {
-            throw notSupported(label, "per-client statistics files");
+            inv.clientStatsPrefix = nonEmpty();
+            config.perClientStats = true;
+        } else if (name == "--scan-incremental-iteration") {
+            w.scanIteration = true;
+        } else if (name == "--scan-incremental-max-iterations") {
+            w.scanMaxIterations = static_cast<std::uint32_t>(
+                parseInteger(label, value, 0, std::numeric_limits<std::uint32_t>::max()));
+            scanMaxGiven = true;
         } else if (name == "--hdr-file-prefix") {
             inv.hdrFilePrefix = nonEmpty();
         } else if (name == "--show-config") {
@@ -368,8 +376,6 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             inv.inputFiles.noExpiry = true;
         } else if (name == "--data-verify" || name == "--verify-only") {
             throw notSupported(label, "verifying imported data");
-        } else if (name.starts_with("--scan-incremental")) {
-            throw notSupported(label, "SCAN cursor iteration");
         } else if (name == "--data-size") {
             w.values.fixedSize = static_cast<std::uint32_t>(parseInteger(label, value, 1, kMaxValueSize));
             dataSizeGiven = true;
@@ -540,6 +546,28 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             throw UsageError("--requests: allkeys needs __key__ in the first --command");
     }
 
+    // SCAN iteration, checked in memtier_benchmark's order.
+    if (scanMaxGiven && !w.scanIteration)
+        throw UsageError("--scan-incremental-max-iterations: only applies with --scan-incremental-iteration");
+    if (w.scanIteration) {
+        const std::string option = "--scan-incremental-iteration: ";
+        if (config.pipeline != 1)
+            throw UsageError(option + "needs --pipeline 1, since each SCAN continues from the cursor the previous "
+                             "reply returned (got --pipeline " + std::to_string(config.pipeline) + ")");
+        if (!w.arbitrary())
+            throw UsageError(option + "needs --command with a SCAN command, e.g. --command=\"SCAN 0 COUNT 100\"");
+        if (config.cluster)
+            throw UsageError(option + "not supported with --cluster-mode (a cursor belongs to one node's keys)");
+        if (w.commands.size() != 1)
+            throw UsageError(option + "needs exactly one --command, a SCAN command (got "
+                             + std::to_string(w.commands.size()) + ")");
+        if (w.commands.front().name() != "SCAN")
+            throw UsageError(option + "the --command must be a SCAN command (got "
+                             + quoted(w.commands.front().args.front()) + ")");
+        if (w.commands.front().args.size() < 2)
+            throw UsageError(option + "the SCAN command needs a cursor argument, e.g. \"SCAN 0\"");
+    }
+
     const bool parallel = w.usesPattern(KeyPattern::Parallel);
     if (parallel && !w.allKeys && w.keyCount() < connections)
         throw UsageError("--key-pattern: P gives each of the " + std::to_string(connections) + " connections its own "
@@ -608,6 +636,7 @@ RunConfig memtierPreloadConfig(const MemtierInvocation& inv)
     fill.multiKeyGet = 0;
     fill.setPattern = fill.getPattern = KeyPattern::Parallel;
     fill.allKeys = true;
+    fill.scanIteration = false;
     config.requests = 0;
     config.durationSeconds = 0;
     config.warmupSeconds = 0;

@@ -57,6 +57,9 @@ struct MemtierInvocation {
     std::string hdrFilePrefix;                 // --hdr-file-prefix: .hgrm and .hlog files
     std::string jsonPath;                      // --json: Tacho's run file
     bool showConfig = false;
+    // --client-stats: one CSV per connection, PREFIX-<run>-<thread>-<client>.csv
+    // (engine/report/memtier_client_stats.h).
+    std::string clientStatsPrefix;
 
     // --monitor-input, --monitor-pattern, --data-import and its options, as
     // given; parseMemtierArgs reads the files into `workload`.

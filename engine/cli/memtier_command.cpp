@@ -18,6 +18,7 @@
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/report/json_writer.h"
+#include "engine/report/memtier_client_stats.h"
 #include "engine/report/memtier_report.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
@@ -237,7 +238,9 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     std::string outputError;
     if (!checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
                             { "--hdr-file-prefix",
-                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.hgrm" } },
+                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.hgrm" },
+                            { "--client-stats", inv.clientStatsPrefix.empty() ? std::string()
+                                  : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread) } },
                           &outputError)) {
         err << kPrefix << outputError << "\n";
         return 2;
@@ -460,6 +463,10 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             w.field("errors", test.errors);
             w.field("connection errors", test.connectErrors);
             w.field("reconnects", test.reconnects);
+            if (inv.workload.scanIteration) {
+                w.field("scan keys returned", test.scanKeys);
+                w.field("scan iterations completed", test.scanPasses);
+            }
             w.key("server cross-check").beginObject();
             w.field("available", test.crossCheck.available);
             if (!test.crossCheck.available && !test.crossCheck.unavailable.empty())
@@ -531,6 +538,26 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             writeRun(preloadStats, "PRELOAD_", 1);
         for (std::size_t i = 0; i < runs.size(); ++i)
             writeRun(runs[i], "", i + 1);
+    }
+
+    // ---- memtier's --client-stats files: one per connection and run ----
+    if (!inv.clientStatsPrefix.empty()) {
+        for (std::size_t i = 0; i < result.tests.size(); ++i) {
+            if (result.tests[i].clientStats.empty())
+                continue;
+            err << "[RUN #" << i + 1 << "] Writing client stats files...\n";
+            for (const ClientStats& client : result.tests[i].clientStats) {
+                std::string error;
+                const std::string name
+                    = memtierClientStatsFileName(inv.clientStatsPrefix, i + 1, client.client, inv.clientsPerThread);
+                if (!writeFileAtomically(name, memtierClientStatsCsv(client, commandNames, setGet, inv.config.cluster),
+                                         &error)) {
+                    err << kPrefix << error << "\n";
+                    status = 1;
+                    break;
+                }
+            }
+        }
     }
 
     // ---- Tacho's run file ----

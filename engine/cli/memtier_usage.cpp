@@ -86,6 +86,15 @@ Arbitrary commands (instead of SET/GET; repeat for several):
                                  __data__ a generated value
       --command-ratio=NUM        Times the command is sent in a row (default: 1)
       --command-key-pattern=P    S, R, G, Z or P for this command (default: R)
+      --scan-incremental-iteration
+                                 With one --command="SCAN 0 [MATCH p] [COUNT n]
+                                 [TYPE t]" and --pipeline 1: each SCAN continues
+                                 from the cursor the previous reply returned,
+                                 back to the command as given when the cursor
+                                 is 0 (rows "SCAN 0" and "SCAN <cursor>")
+      --scan-incremental-max-iterations=NUMBER
+                                 At most this many continuations per iteration
+                                 (default: 0, until the cursor is 0)
 
 Replaying a MONITOR capture:
       --monitor-input=FILE       redis-cli MONITOR output (at most 256 MiB);
@@ -104,6 +113,8 @@ Imported data (memtier's CSV dump, see memtier's README.import):
 Output:
   -o, --out-file=FILE            Write the report to FILE instead of stdout
       --json-out-file=FILE       memtier's JSON report
+      --client-stats=PREFIX      Per-connection CSV files, as memtier's:
+                                 PREFIX-<run>-<thread>-<client>.csv
       --hdr-file-prefix=PREFIX   HdrHistogram files: PREFIX_FULL_RUN_1.hgrm
                                  (percentile distribution) and .hlog (log),
                                  and the same per command
@@ -136,7 +147,7 @@ Tacho additions:
       --json=FILE                Also write Tacho's run file
 
 Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-verify, --verify-only,
-WAIT options, SCAN iteration, StatsD, --client-stats,
+WAIT options, StatsD,
 --debug, connection start jitter.
 )";
 }

@@ -74,6 +74,8 @@ void addCounts(TestResult& into, const TestResult& from)
     into.reconnects += from.reconnects;
     into.unanswered += from.unanswered;
     into.replyTimeouts += from.replyTimeouts;
+    into.scanKeys += from.scanKeys;
+    into.scanPasses += from.scanPasses;
     into.clampedLatencies += from.clampedLatencies;
     into.warmupRequests += from.warmupRequests;
     for (const auto& [kind, count] : from.errorsByKind)

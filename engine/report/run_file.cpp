@@ -206,6 +206,10 @@ void writeTest(JsonWriter& w, const TestResult& t)
     }
     w.endArray();
 
+    if (t.scanKeys > 0 || t.scanPasses > 0) {   // SCAN iteration
+        w.field("scanKeys", t.scanKeys);
+        w.field("scanPasses", t.scanPasses);
+    }
     if (!t.nodes.empty()) {   // cluster runs
         w.field("moved", t.moved);
         w.field("asked", t.asked);

@@ -450,6 +450,8 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
     optUint64(n, "reconnects", t.reconnects);
     optUint64(n, "unanswered", t.unanswered);
     optUint64(n, "replyTimeouts", t.replyTimeouts);
+    optUint64(n, "scanKeys", t.scanKeys);
+    optUint64(n, "scanPasses", t.scanPasses);
     optUint64(n, "clampedLatencies", t.clampedLatencies);
     if (auto m = n.get("errorsByKind")) {
         m->object();

@@ -103,6 +103,8 @@ void ReplyScanner::reset()
     m_negative = false;
     m_lineHasDigits = false;
     m_captureError = false;
+    m_scanStage = 0;
+    m_scanElements = 0;
     m_number = 0;
     m_lineLen = 0;
     m_bulkRemaining = 0;
@@ -121,6 +123,25 @@ void ReplyScanner::beginReply(char type)
     m_reply.miss = false;
     m_reply.errorText = {};
     m_errorLen = 0;
+    if (m_scanCapture) {
+        m_scanStage = type == '*' ? 1 : 0;
+        m_scanElements = 0;
+    }
+}
+
+// A value starts inside an aggregate while a SCAN reply is being captured:
+// its cursor (a bulk string) goes into the error text buffer, which an array
+// reply does not use, and the header of its key array gives the key count.
+void ReplyScanner::scanElement(char type)
+{
+    if (m_depth != 1)
+        return;
+    if (m_scanStage == 1) {
+        m_captureError = type == '$';
+        m_scanStage = 2;
+    } else {
+        m_scanStage = m_scanStage == 2 && type == '*' ? 3 : 0;
+    }
 }
 
 void ReplyScanner::captureError(const char* data, std::size_t size)
@@ -137,6 +158,12 @@ ReplyScanner::Step ReplyScanner::complete(std::size_t consumed)
     if (m_reply.type == ReplyType::Error) {
         m_reply.errorText = std::string_view(m_errorText, m_errorLen);
         m_reply.error = classifyError(m_reply.errorText);
+    }
+    if (m_scanCapture) {
+        const bool array = m_reply.type == ReplyType::Array;
+        m_reply.cursor = array ? std::string_view(m_errorText, m_errorLen) : std::string_view();
+        m_reply.scanElements = array ? m_scanElements : 0;
+        m_scanStage = 0;
     }
     return {consumed, true};
 }
@@ -273,6 +300,10 @@ ReplyScanner::LineResult ReplyScanner::finishLine()
 
     const bool attribute = m_type == '|';
     const std::uint64_t count = (attribute || m_type == '%') ? m_number * 2 : m_number;
+    if (m_scanStage == 3) {   // the key array of a captured SCAN reply
+        m_scanElements = m_number;
+        m_scanStage = 0;
+    }
     if (count == 0) {
         if (attribute) {   // an empty attribute: nothing to skip
             m_state = State::Type;
@@ -307,9 +338,15 @@ ReplyScanner::Step ReplyScanner::scanOne(const char* data, std::size_t size)
                 return fail(offset(), "bad type byte");
             ++p;
             m_type = type;
-            if (m_depth == 0 && type != '|')
-                beginReply(type);
-            m_captureError = m_depth == 0 && (type == '-' || type == '!');
+            if (m_depth == 0) {
+                if (type != '|')
+                    beginReply(type);
+                m_captureError = type == '-' || type == '!';
+            } else {
+                m_captureError = false;
+                if (m_scanStage != 0)
+                    scanElement(type);
+            }
             if (kind == LineKind::Text) {
                 m_lineLen = 0;
                 m_state = State::Text;

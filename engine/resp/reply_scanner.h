@@ -63,6 +63,12 @@ struct ReplyInfo {
     // callback. Truncated to kMaxErrorText bytes.
     std::string_view errorText;
     std::uint64_t bytes = 0;             // wire size of the whole reply
+    // Only with ReplyScanner::captureScanReplies(): for an array reply, its
+    // first element when that is a bulk string (a SCAN cursor, truncated to
+    // kMaxErrorText bytes; valid only during the callback) and the length of
+    // its second element when that is an array (the keys SCAN returned).
+    std::string_view cursor;
+    std::uint64_t scanElements = 0;
 };
 
 class ReplyScanner {
@@ -86,6 +92,10 @@ public:
     // consumed, and the scanner must be reset before reuse).
     template <class OnReply>
     std::size_t feed(std::string_view input, OnReply&& onReply);
+
+    // SCAN iteration: fill ReplyInfo::cursor and scanElements. Off by default,
+    // so that other workloads pay nothing for it but a test per reply.
+    void captureScanReplies(bool on) { m_scanCapture = on; }
 
     bool failed() const { return m_failed; }
     std::string_view failure() const { return m_failure; }
@@ -125,6 +135,7 @@ private:
     bool open(std::uint64_t count, bool attribute);
     void beginReply(char type);
     void captureError(const char* data, std::size_t size);
+    void scanElement(char type);
     Step complete(std::size_t consumed);
     Step fail(std::size_t consumed, const char* message);
 
@@ -134,7 +145,12 @@ private:
     bool m_failed = false;
     bool m_negative = false;
     bool m_lineHasDigits = false;
-    bool m_captureError = false;  // current value is a top-level error
+    bool m_captureError = false;  // current value is a top-level error (or a SCAN cursor)
+    bool m_scanCapture = false;   // captureScanReplies()
+    // Where a captured SCAN reply stands: 1 = its cursor is next, 2 = its key
+    // array is next, 3 = the key array's header is being read; 0 = nothing to do.
+    std::uint8_t m_scanStage = 0;
+    std::uint64_t m_scanElements = 0;
     std::uint64_t m_number = 0;   // magnitude of the number line so far
     std::uint64_t m_lineLen = 0;  // bytes of the current text line so far
     std::uint64_t m_bulkRemaining = 0;

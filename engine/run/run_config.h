@@ -94,6 +94,9 @@ struct RunConfig {
     bool loop = false;                   // -l: repeat the test list until stopped
     bool idle = false;                   // -I: open connections and wait
     bool showErrors = false;             // -e: print server errors (at most one per second)
+    // Each client's own per-second and whole-test counts (memtier's
+    // --client-stats), in TestResult::clientStats. Costs memory per client.
+    bool perClientStats = false;
     int connectTimeoutMs = 5000;
     // A connection with requests in flight that receives nothing for this
     // long is lost (its requests counted unanswered); 0 = wait forever.

@@ -534,6 +534,13 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     }
 
     test.redirectFailures = total.redirectFailures;
+    test.scanKeys = total.scanKeys;
+    for (auto& worker : workers)   // joined
+        for (ClientStats& client : worker->takeClientStats())
+            test.clientStats.push_back(std::move(client));
+    std::sort(test.clientStats.begin(), test.clientStats.end(),
+              [](const ClientStats& a, const ClientStats& b) { return a.client < b.client; });
+    test.scanPasses = total.scanPasses;
     for (auto& worker : workers)   // joined: their slot maps are ours to read
         for (const ClusterNode& node : worker->contactedNodes())
             noteContact(test.clusterNodes, node);

@@ -10,6 +10,7 @@
 
 #include "engine/resp/reply_scanner.h"
 #include "engine/run/run_config.h"
+#include "engine/stats/client_stats.h"
 #include "engine/stats/latency_histogram.h"
 
 namespace tacho::engine {
@@ -130,6 +131,12 @@ struct TestResult {
     std::uint64_t retried = 0;
     std::uint64_t topologyRefreshes = 0;
     std::uint64_t redirectFailures = 0;  // requests that got kMaxRedirects redirects and then failed
+    // SCAN iteration (memtier's --scan-incremental-iteration): keys the
+    // measured replies returned, and iterations they completed (cursor 0).
+    std::uint64_t scanKeys = 0;
+    std::uint64_t scanPasses = 0;
+    // RunConfig::perClientStats: each client's own counts, by client index.
+    std::vector<ClientStats> clientStats;
     std::vector<ClusterContact> clusterNodes;   // every node talked to: seed first, then as learnt
     std::string clusterWait;             // what the test waited for before traffic (empty: nothing)
     ServerCrossCheck crossCheck;

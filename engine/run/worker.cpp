@@ -48,6 +48,8 @@ bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
 Worker::Worker(WorkerPlan plan)
     : m_plan(std::move(plan))
     , m_cluster(m_plan.slots != nullptr)
+    , m_followReplies(m_plan.generators->followsReplies())
+    , m_clientStats(m_plan.config->perClientStats)
     , m_current(m_plan.commandCount)
     , m_readBuffer(kReadBufferSize)
     , m_outbox(m_plan.commandCount)
@@ -65,6 +67,8 @@ Worker::Worker(WorkerPlan plan)
         client->index = m_plan.clientIndexes[i];
         client->quota = m_plan.quotas[i];
         client->generator = m_plan.generators->create(client->index, m_plan.totalClients, m_plan.seed);
+        if (m_clientStats)
+            client->stats = std::make_unique<ClientStats>(client->index, m_plan.commandCount);
         Client& ref = *client;
         m_clients.push_back(std::move(client));
         if (m_cluster) {
@@ -83,6 +87,7 @@ Worker::Connection& Worker::addConnection(Client& client, int node)
     c->ring.resize(m_cluster ? pipeline * 2 : pipeline);
     c->client = &client;
     c->node = node;
+    c->scanner.captureScanReplies(m_followReplies);
     if (client.connections.size() <= static_cast<std::size_t>(node))
         client.connections.resize(static_cast<std::size_t>(node) + 1, nullptr);
     client.connections[static_cast<std::size_t>(node)] = c.get();
@@ -459,6 +464,13 @@ void Worker::onBytes(Connection& c, std::string_view received)
             redirectFailed = true;
         }
         --client.inflight;
+        if (m_followReplies) {   // the one test per reply that SCAN iteration adds
+            client.generator->onReply(reply);
+            if (request.dueNs >= m_warmupEndNs) {
+                m_current.scanKeys += reply.scanElements;
+                m_current.scanPasses += reply.type == ReplyType::Array && reply.cursor == "0";
+            }
+        }
         if (request.dueNs < m_warmupEndNs) {
             ++m_current.warmupRequests;
             return;
@@ -470,6 +482,16 @@ void Worker::onBytes(Connection& c, std::string_view received)
             command.uncorrected.record(now - request.sentNs);
         ++command.requests;
         command.bytesReceived += reply.bytes;
+        if (m_clientStats) {   // memtier's --client-stats: one test per reply unless asked for
+            ClientCommandCounts& mine = clientCounts(client, request.command, now);
+            ++mine.requests;
+            mine.latencyNs += now - request.dueNs;
+            mine.bytesSent += request.length;
+            mine.bytesReceived += reply.bytes;
+            mine.hits += reply.type != ReplyType::Error && !reply.miss;
+            mine.misses += reply.miss;
+            client.stats->latency[request.command].record(now - request.dueNs);
+        }
         NodeCounters* node = m_cluster ? &m_current.nodes[static_cast<std::size_t>(c.node)] : nullptr;
         if (node) {
             node->latency.record(now - request.dueNs);
@@ -534,6 +556,10 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
             *refused = offMachineNodeMessage(ClusterNode { host, target.port });
         return false;
     }
+    if (m_clientStats && request.dueNs >= m_warmupEndNs) {
+        ClientCommandCounts& mine = clientCounts(*c.client, request.command, nowNs());
+        ++(ask ? mine.asked : mine.moved);
+    }
     if (ask) {
         ++m_current.asked;
         if (node == SlotMap::kNoNode)
@@ -593,6 +619,21 @@ bool Worker::redirect(Connection& c, const InFlight& request, std::string_view b
     if (to->fd >= 0 && to->state == Connection::State::Running)
         flush(*to);
     return true;
+}
+
+ClientCommandCounts& Worker::clientCounts(Client& client, std::uint32_t command, std::uint64_t now)
+{
+    const std::uint64_t since = now > client.activeFromNs ? now - client.activeFromNs : 0;
+    return client.stats->at(static_cast<std::uint32_t>(since / 1'000'000'000), command);
+}
+
+std::vector<ClientStats> Worker::takeClientStats()
+{
+    std::vector<ClientStats> out;
+    for (auto& client : m_clients)
+        if (client->stats)
+            out.push_back(std::move(*client->stats));
+    return out;
 }
 
 bool Worker::issuingAllowed(std::uint64_t now) const

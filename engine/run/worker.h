@@ -23,6 +23,7 @@
 #include "engine/net/socket_address.h"
 #include "engine/net/tls_context.h"
 #include "engine/run/run_config.h"
+#include "engine/stats/client_stats.h"
 #include "engine/stats/interval_stats.h"
 #include "engine/workload/request_generator.h"
 
@@ -95,6 +96,9 @@ public:
     // over every connection and reconnection: what the server counted of
     // Tacho's own HELLO/AUTH/SELECT. Read after the thread has ended.
     const std::vector<std::uint64_t>& setupReplies() const { return m_setupReplies; }
+    // RunConfig::perClientStats: what each of its clients measured, moved
+    // out. Only once its thread has ended.
+    std::vector<ClientStats> takeClientStats();
 
 private:
     struct Client;
@@ -144,6 +148,7 @@ private:
     void lose(Connection& c, const std::string& why);
     void connectFailed(Connection& c, const std::string& why);
     void checkReplyTimeouts(std::uint64_t now);
+    ClientCommandCounts& clientCounts(Client& client, std::uint32_t command, std::uint64_t now);
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
     void failOverNode(Connection& c);
@@ -162,6 +167,8 @@ private:
     std::vector<std::unique_ptr<Connection>> m_connections;
     SlotMap m_slots;                    // worker's own copy, updated by MOVED
     bool m_cluster = false;
+    bool m_followReplies = false;       // the generators read every reply (SCAN iteration)
+    bool m_clientStats = false;         // RunConfig::perClientStats
     std::vector<std::vector<std::string>> m_setup;
     std::string m_setupBytes;
     std::vector<std::uint64_t> m_setupReplies;   // per setup command

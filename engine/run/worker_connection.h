@@ -17,6 +17,7 @@ namespace tacho::engine {
 
 struct Worker::Client {
     std::unique_ptr<RequestGenerator> generator;
+    std::unique_ptr<ClientStats> stats;     // RunConfig::perClientStats only
     std::vector<Connection*> connections;   // by node index; [0] when not a cluster
     std::size_t index = 0;                  // global client index
     std::size_t inflight = 0;               // across its connections

@@ -71,6 +71,8 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
     warmupRequests += other.warmupRequests;
     unanswered += other.unanswered;
     replyTimeouts += other.replyTimeouts;
+    scanKeys += other.scanKeys;
+    scanPasses += other.scanPasses;
     maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
@@ -92,7 +94,7 @@ void IntervalStats::clear()
     moved = asked = retried = redirectFailures = topologyRefreshes = 0;
     clientGap.reset();
     reconnects = connectErrors = warmupRequests = unanswered = replyTimeouts = maxSendLagNs = 0;
-    lastReplyNs = 0;
+    lastReplyNs = scanKeys = scanPasses = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();
     lastError.clear();

@@ -57,6 +57,8 @@ struct IntervalStats {
     std::uint64_t redirectFailures = 0;   // cluster: requests failed after kMaxRedirects redirects
     std::uint64_t topologyRefreshes = 0;
     std::uint64_t maxSendLagNs = 0;  // open loop: latest send behind its due time
+    std::uint64_t scanKeys = 0;      // SCAN iteration: keys the replies returned
+    std::uint64_t scanPasses = 0;    // SCAN iteration: replies with cursor 0 (iterations completed)
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
     std::array<std::uint64_t, kErrorKinds> errorsByKind {};
     std::vector<std::string> distinctErrors;   // first distinct messages

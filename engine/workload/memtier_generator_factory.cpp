@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 
 #include "engine/workload/benchmark_suite.h"
 #include "engine/workload/command_template.h"
@@ -58,8 +59,9 @@ void appendBulk(std::string& out, std::string_view bytes)
 
 // A command's arguments prepared once. Constant arguments are encoded here;
 // a command without placeholders (every captured MONITOR line, as a rule)
-// becomes one string, so sending it is one append.
-CommandTemplatePieces prepareCommand(const std::vector<std::string>& args)
+// becomes one string, so sending it is one append — unless its arguments must
+// stay apart (SCAN iteration replaces the cursor argument).
+CommandTemplatePieces prepareCommand(const std::vector<std::string>& args, bool mergeConstants = true)
 {
     CommandTemplatePieces prepared;
     prepared.header = "*" + std::to_string(args.size()) + "\r\n";
@@ -80,7 +82,7 @@ CommandTemplatePieces prepareCommand(const std::vector<std::string>& args)
     }
     const bool constant = std::all_of(prepared.pieces.begin(), prepared.pieces.end(),
                                       [](const Piece& p) { return p.kind == Piece::Kind::Constant; });
-    if (constant) {
+    if (constant && mergeConstants) {
         for (const Piece& piece : prepared.pieces)
             prepared.header += piece.bytes;
         prepared.pieces.clear();
@@ -140,13 +142,36 @@ public:
         }
         if (m_workload.allKeys)
             m_keysLeft = m_keys[m_shared->primary].domainSize();
+        if (m_workload.scanIteration)
+            m_cursor.reserve(32);   // a cursor is at most 20 digits: no allocation per reply
     }
 
     std::uint32_t appendNext(std::string& out) override
     {
         if (m_workload.allKeys && m_keysLeft == 0)
             return kExhausted;
+        if (m_workload.scanIteration) {
+            m_continuing = !m_cursor.empty();
+            if (m_continuing)
+                return appendScanContinuation(out);
+        }
         return m_workload.arbitrary() ? appendArbitrary(out) : appendSetGet(out);
+    }
+
+    // SCAN iteration (one request in flight): the cursor to continue from,
+    // or back to the start, as memtier_benchmark follows it.
+    void onReply(const ReplyInfo& reply) override
+    {
+        const bool more = reply.type == ReplyType::Array && !reply.cursor.empty() && reply.cursor != "0";
+        if (m_continuing)
+            ++m_continuations;
+        const std::uint32_t limit = m_workload.scanMaxIterations;
+        if (!more || (limit > 0 && m_continuations >= limit)) {
+            m_cursor.clear();
+            m_continuations = 0;
+        } else {
+            m_cursor.assign(reply.cursor);
+        }
     }
 
 private:
@@ -298,11 +323,31 @@ private:
         return static_cast<std::uint32_t>(index);
     }
 
+    // "SCAN <cursor> …": the command's own arguments around the cursor.
+    std::uint32_t appendScanContinuation(std::string& out)
+    {
+        const CommandTemplatePieces& command = m_shared->templates[0];
+        out.append(command.header);
+        appendPieces(out, command, m_keys[0], 0, 1);
+        appendBulk(out, m_cursor);
+        appendPieces(out, command, m_keys[0], 2);
+        return 1;
+    }
+
     void appendCommand(std::string& out, const CommandTemplatePieces& command, MemtierKeyGenerator& keys)
     {
-        std::uint64_t lastKey = m_workload.keys.minimum;
         out.append(command.header);
-        for (const Piece& piece : command.pieces) {
+        appendPieces(out, command, keys, 0);
+    }
+
+    // The prepared arguments [from, to) of `command`.
+    void appendPieces(std::string& out, const CommandTemplatePieces& command, MemtierKeyGenerator& keys,
+                      std::size_t from, std::size_t to = SIZE_MAX)
+    {
+        std::uint64_t lastKey = m_workload.keys.minimum;
+        to = std::min(to, command.pieces.size());
+        for (std::size_t i = from; i < to; ++i) {
+            const Piece& piece = command.pieces[i];
             switch (piece.kind) {
             case Piece::Kind::Constant:
                 out.append(piece.bytes);
@@ -332,6 +377,9 @@ private:
     std::vector<std::size_t> m_replayStep;     //   connections mod lines
     std::size_t m_importNext = 0;              // --data-import: the next item to SET
     const bool m_importKeys = m_workload.imported && !m_workload.importGenerateKeys;
+    std::string m_cursor;                      // SCAN iteration: where to continue; empty = from the start
+    bool m_continuing = false;                 // the request in flight continues an iteration
+    std::uint32_t m_continuations = 0;         // continuations in this iteration
 };
 
 } // namespace
@@ -346,7 +394,7 @@ MemtierGeneratorFactory::MemtierGeneratorFactory(MemtierWorkload workload)
     shared->getHeader = "*2\r\n$3\r\nGET\r\n";
     if (w.arbitrary()) {
         for (const MemtierCommand& command : w.commands) {
-            shared->templates.push_back(prepareCommand(command.args));
+            shared->templates.push_back(prepareCommand(command.args, !w.scanIteration));
             shared->slotNames.push_back(command.name());
         }
         // A replaying command's statistics go by the captured command's name
@@ -405,6 +453,8 @@ std::vector<std::string> MemtierGeneratorFactory::commandNames() const
     const MemtierWorkload& w = m_shared->workload;
     if (!w.arbitrary())
         return { "SET", w.multiKeyGet > 0 ? "MGET" : "GET" };
+    if (w.scanIteration)   // memtier's names for the two rows
+        return { "SCAN 0", "SCAN <cursor>" };
     return m_shared->slotNames;
 }
 
@@ -500,7 +550,15 @@ std::string MemtierGeneratorFactory::describe() const
         text += ", values imported";
     if (w.allKeys)
         text += ", all keys once";
+    if (w.scanIteration)
+        text += ", following the SCAN cursor"
+            + (w.scanMaxIterations ? " for at most " + std::to_string(w.scanMaxIterations) + " continuations" : "");
     return text;
+}
+
+bool MemtierGeneratorFactory::followsReplies() const
+{
+    return m_shared->workload.scanIteration;
 }
 
 const MemtierWorkload& MemtierGeneratorFactory::workload() const

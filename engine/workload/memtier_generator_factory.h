@@ -32,6 +32,9 @@ public:
     // Keys are the prefix and a decimal index (with --command, inside the
     // text around __key__).
     std::vector<KeyShape> keyShapes() const override;
+    // --scan-incremental-iteration: each request continues from the cursor
+    // the previous reply returned.
+    bool followsReplies() const override;
 
     const MemtierWorkload& workload() const;
 

@@ -117,6 +117,13 @@ struct MemtierWorkload {
     // generated as usual and only the values come from the file.
     std::shared_ptr<const std::vector<ImportedItem>> imported;
     bool importGenerateKeys = false;
+    // --scan-incremental-iteration: the one --command is a SCAN; each reply's
+    // cursor replaces its second argument in the next request ("SCAN <cursor>
+    // …", command index 1; the command as given is index 0). A cursor of 0, an
+    // error reply, or scanMaxIterations continuations (0: no limit) start the
+    // iteration again from the command as given. Per connection.
+    bool scanIteration = false;
+    std::uint32_t scanMaxIterations = 0;          // --scan-incremental-max-iterations
 
     bool arbitrary() const { return !commands.empty(); }
     bool usesPattern(KeyPattern pattern) const;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/resp/reply_scanner.h"
 #include "engine/workload/key_glob.h"
 
 namespace tacho::engine {
@@ -21,6 +22,10 @@ public:
     // in the factory's commandNames(), or kExhausted when this connection has
     // nothing more to send (e.g. every key of its slice written).
     virtual std::uint32_t appendNext(std::string& out) = 0;
+    // Only when the factory's followsReplies(): the reply to each request of
+    // this connection, in order (warm-up ones too), scanned with
+    // ReplyScanner::captureScanReplies(). SCAN iteration takes its cursor here.
+    virtual void onReply(const ReplyInfo& /*reply*/) {}
 };
 
 class RequestGeneratorFactory {
@@ -39,6 +44,10 @@ public:
     // key_glob.h), for an optional clean-up after the run; empty when they
     // cannot be told.
     virtual std::vector<KeyShape> keyShapes() const { return {}; }
+    // True when the next request depends on the last reply (SCAN iteration):
+    // the worker then hands its generators every reply (onReply), which needs
+    // one request in flight per connection and no cluster routing.
+    virtual bool followsReplies() const { return false; }
 };
 
 } // namespace tacho::engine

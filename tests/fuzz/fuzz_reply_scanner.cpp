@@ -4,7 +4,9 @@
 // failure as feeding the whole buffer; without a failure everything is
 // consumed; reply sizes add up to at most what was consumed; a failed scanner
 // consumes nothing more and works again after reset(); the full decoder
-// (decodeValue) agrees on the size and type of the first reply.
+// (decodeValue) agrees on the size and type of the first reply. With SCAN
+// capture on (captureScanReplies, issue 17) the cursor and key count are the
+// same at any split too, and nothing else changes.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +25,8 @@ struct Reply {
     bool miss;
     std::string errorText;
     std::uint64_t bytes;
+    std::string cursor;
+    std::uint64_t scanElements;
     bool operator==(const Reply&) const = default;
 };
 
@@ -35,9 +39,10 @@ struct Scan {
 
 // Feeds `input` in chunks whose sizes nextChunk() picks (0 = the rest).
 template <class NextChunk>
-Scan scan(std::string_view input, NextChunk&& nextChunk)
+Scan scan(std::string_view input, NextChunk&& nextChunk, bool capture)
 {
     ReplyScanner scanner;
+    scanner.captureScanReplies(capture);
     Scan result;
     std::size_t pos = 0;
     while (pos < input.size() && !scanner.failed()) {
@@ -45,7 +50,8 @@ Scan scan(std::string_view input, NextChunk&& nextChunk)
         if (len == 0 || len > input.size() - pos)
             len = input.size() - pos;
         const std::size_t used = scanner.feed(input.substr(pos, len), [&](const ReplyInfo& info) {
-            result.replies.push_back({info.type, info.error, info.miss, std::string(info.errorText), info.bytes});
+            result.replies.push_back({info.type, info.error, info.miss, std::string(info.errorText), info.bytes,
+                                      std::string(info.cursor), info.scanElements});
         });
         FUZZ_CHECK(used == len || scanner.failed(), "a chunk was left unconsumed without a failure");
         result.consumed += used;
@@ -79,7 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string_view input = tacho::fuzz::asText(data, size);
 
-    const Scan whole = scan(input, [] { return std::size_t(0); });
+    const bool capture = size % 2 == 1;
+    const Scan whole = scan(input, [] { return std::size_t(0); }, capture);
     FUZZ_CHECK(whole.failed || whole.consumed == input.size(), "input left unconsumed without a failure");
     FUZZ_CHECK(!whole.failed || !whole.failure.empty(), "a failure without a message");
     std::uint64_t replyBytes = 0;
@@ -88,15 +95,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK((reply.type == ReplyType::Error) == (reply.error != ErrorKind::None), "error kind without an error");
         FUZZ_CHECK(reply.errorText.size() <= ReplyScanner::kMaxErrorText, "error text longer than the limit");
         replyBytes += reply.bytes;
+        FUZZ_CHECK(capture || (reply.cursor.empty() && reply.scanElements == 0), "a cursor captured when not asked");
+        FUZZ_CHECK(reply.type == ReplyType::Array || (reply.cursor.empty() && reply.scanElements == 0),
+                   "a cursor captured from a reply that is not an array");
     }
+    Scan other = scan(input, [] { return std::size_t(0); }, !capture);
+    for (std::size_t i = 0; i < other.replies.size() && i < whole.replies.size(); ++i) {
+        other.replies[i].cursor = whole.replies[i].cursor;
+        other.replies[i].scanElements = whole.replies[i].scanElements;
+    }
+    expectSame(whole, other, "SCAN capture changed something else");
     FUZZ_CHECK(replyBytes <= whole.consumed, "replies larger than the bytes consumed");
 
-    expectSame(whole, scan(input, [] { return std::size_t(1); }), "one byte at a time");
+    expectSame(whole, scan(input, [] { return std::size_t(1); }, capture), "one byte at a time");
     std::uint32_t state = static_cast<std::uint32_t>(size) * 2654435761u + 1;
     expectSame(whole, scan(input, [&] {
                    state = state * 1103515245u + 12345u;
                    return std::size_t(1 + (state >> 16) % 17);
-               }),
+               }, capture),
                "random chunks");
 
     // The control plane's decoder reads the same protocol: it must agree on
