@@ -17,7 +17,8 @@ QString ConnectionTestResult::describe() const
         parts << role;
     if (!tls.isEmpty())
         parts << tls;
-    parts << QStringLiteral("round trip %1").arg(NumberFormat::millisecondsWithUnit(roundTripMs));
+    if (roundTripMs > 0)   // none when the target does not allow PING (the notes say so)
+        parts << QStringLiteral("round trip %1").arg(NumberFormat::millisecondsWithUnit(roundTripMs));
     QString text = parts.join(QStringLiteral(" · "));
     if (!notes.isEmpty())
         text += QStringLiteral(" (") + notes.join(QStringLiteral("; ")) + QLatin1Char(')');

@@ -169,8 +169,9 @@ ConnectionReport checkConnection(const RunConfig& target)
     if (!pingAllowed)
         report.notes.push_back("no round-trip time: " + describeRefusal(*ping));
     std::string error;
-    if (const Capability* info = findCapability(report.capabilities, probes::kInfoServer);
-        info && info->verdict != CapabilityVerdict::Allowed) {
+    const Capability* info = findCapability(report.capabilities, probes::kInfoServer);
+    const bool infoRefused = info && info->verdict != CapabilityVerdict::Allowed;
+    if (infoRefused) {
         report.serverType = "unknown";
         report.notes.push_back(info->verdict == CapabilityVerdict::Closed
                                    ? "proxy: INFO refused (the server closed the connection on INFO server)"
@@ -179,10 +180,11 @@ ConnectionReport checkConnection(const RunConfig& target)
         report.serverInfo = environment.serverInfo;
         identifyServer(report.serverInfo, report);
     }
+    // The rest, by name; INFO's other sections only when INFO itself worked.
     std::string refused;
     for (const Capability& capability : report.capabilities)
-        if (capability.verdict != CapabilityVerdict::Allowed && capability.probe != probes::kInfoServer
-            && capability.probe != "PING" && capability.probe != "INFO replication")
+        if (capability.verdict != CapabilityVerdict::Allowed && capability.probe != "PING"
+            && !(infoRefused && capability.probe.rfind("INFO ", 0) == 0))
             refused += (refused.empty() ? "" : ", ") + capability.probe;
     if (!refused.empty())
         report.notes.push_back("not allowed here: " + refused);
