@@ -219,7 +219,9 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     try {
         inv = parseMemtierArgs(args);
     } catch (const UsageError& e) {
-        err << kPrefix << hideSecretsIn(e.what(), "memtier", args) << "\nTry 'tacho-cli memtier --help' for more information.\n";
+        // "error:" as memtier prints it: its users' scripts and tests look for the word.
+        err << kPrefix << "error: " << hideSecretsIn(e.what(), "memtier", args)
+            << "\nTry 'tacho-cli memtier --help' for more information.\n";
         return 2;
     }
     if (inv.showHelp) {

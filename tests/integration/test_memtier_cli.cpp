@@ -391,6 +391,8 @@ private slots:
         CliResult r = runCli(target() << args, 10000);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(option.toUtf8()), qPrintable(describe(r)));
+        // memtier's own tests and users' scripts look for "error" (issue 17).
+        QVERIFY2(r.err.contains("tacho-cli memtier: error: "), qPrintable(describe(r)));
         QVERIFY(r.out.isEmpty());
         QCOMPARE(m_server.commandStatsCalls().value("set"), 0u);   // nothing was sent
     }
