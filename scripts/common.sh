@@ -22,7 +22,7 @@ TACHO_PACKAGES=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev qtkeychain-qt6-dev
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
-  redis-server redis-tools
+  redis-server redis-tools nutcracker
   xvfb xauth dbus-x11 gnome-keyring
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db

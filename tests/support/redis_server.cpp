@@ -359,23 +359,29 @@ RedisReply RedisServer::commandBytes(const QList<QByteArray>& args) const
 {
     if (m_port == 0)
         return noReply("server not started");
+    return commandAt(m_port, args, m_commandTimeoutMs, m_password, m_user);
+}
+
+RedisReply commandAt(quint16 port, const QList<QByteArray>& args, int timeoutMs,
+                     const QString& password, const QString& user)
+{
     if (args.isEmpty())
         return noReply("empty command");
-    redisContext* context = redisConnectWithTimeout("127.0.0.1", m_port, toTimeval(kConnectTimeoutMs));
+    redisContext* context = redisConnectWithTimeout("127.0.0.1", port, toTimeval(kConnectTimeoutMs));
     if (!context)
         return noReply("cannot allocate a hiredis context");
     if (context->err) {
-        RedisReply out = noReply(QByteArray("connect to 127.0.0.1:") + QByteArray::number(m_port)
+        RedisReply out = noReply(QByteArray("connect to 127.0.0.1:") + QByteArray::number(port)
                                  + " failed: " + context->errstr);
         redisFree(context);
         return out;
     }
-    redisSetTimeout(context, toTimeval(m_commandTimeoutMs));
-    if (!m_password.isEmpty()) {
+    redisSetTimeout(context, toTimeval(timeoutMs));
+    if (!password.isEmpty()) {
         QList<QByteArray> auth{"AUTH"};
-        if (!m_user.isEmpty())
-            auth.append(m_user.toUtf8());
-        auth.append(m_password.toUtf8());
+        if (!user.isEmpty())
+            auth.append(user.toUtf8());
+        auth.append(password.toUtf8());
         RedisReply authReply = send(context, auth);
         if (authReply.isError()) {
             redisFree(context);

@@ -156,6 +156,12 @@ private:
     int m_commandTimeoutMs = 10000;
 };
 
+// One command on a fresh hiredis connection to 127.0.0.1:port (2 s connect timeout), after
+// AUTH [user] password when a password is given: what RedisServer::command does, for any
+// Redis-protocol listener (a proxy in front of servers, say).
+RedisReply commandAt(quint16 port, const QList<QByteArray>& args, int timeoutMs = 10000,
+                     const QString& password = {}, const QString& user = {});
+
 // Picks a port nobody listens on: binds a socket to 127.0.0.1:0, reads the port the kernel
 // chose, closes it. Retries while the port is above maxPort. 0 on failure.
 quint16 pickFreeLoopbackPort(quint16 maxPort = 65535);
