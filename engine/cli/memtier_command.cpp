@@ -535,7 +535,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
 
     // ---- Tacho's run file ----
     std::string runFile;   // written: the clean-up is recorded there too
-    if (!inv.jsonPath.empty() && !failedEmpty) {
+    if (!inv.jsonPath.empty()) {
         RunResult file = std::move(result);
         if (preloadResult && !preloadResult->tests.empty()) {
             file.tests.insert(file.tests.begin(), std::move(preloadResult->tests.front()));

@@ -143,8 +143,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         err << kPrefix << "stopped before the end; the results above are partial\n";
 
     std::string runFile;   // written: the clean-up is recorded there too
-    // A run that failed before any test measured anything writes no run file (issue 16).
-    if (!invocation.jsonPath.empty() && !(result.status == RunStatus::Failed && !anyMeasured)) {
+    if (!invocation.jsonPath.empty()) {
         std::string writeError;
         if (writeRunFile(invocation.jsonPath, result, &writeError)) {
             runFile = invocation.jsonPath;
