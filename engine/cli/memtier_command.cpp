@@ -346,6 +346,10 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
 
     const std::uint64_t perClient = inv.workload.allKeys ? allKeysPerClient(inv) : inv.requestsPerClient;
     const bool anything = !runs.empty() || (preloadResult && !preloadResult->tests.empty());
+    // A run that failed before any test measured anything writes no output file and
+    // announces none (an existing file stays as it was): its error says it all (issue 16).
+    const bool failedEmpty = !anything
+        && (result.status == RunStatus::Failed || (preloadResult && preloadResult->status == RunStatus::Failed));
     if (anything)
         text << formatMemtierRunInfo(inv.threads, inv.clientsPerThread, perClient, inv.testTimeSeconds);
     if (preloadResult && !preloadResult->tests.empty()) {
@@ -414,7 +418,9 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     if (!notes.str().empty())
         text << "\n\n" << notes.str();
 
-    if (!inv.outFile.empty()) {
+    if (inv.outFile.empty()) {
+        out << text.str() << std::flush;
+    } else if (!failedEmpty) {
         std::string error;
         if (!writeFileAtomically(inv.outFile, text.str(), &error)) {
             err << kPrefix << error << "\n";
@@ -422,12 +428,10 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         } else {
             err << "Results written to " << inv.outFile << "\n";
         }
-    } else {
-        out << text.str() << std::flush;
     }
 
     // ---- memtier's JSON ----
-    if (!inv.jsonOutFile.empty()) {
+    if (!inv.jsonOutFile.empty() && !failedEmpty) {
         JsonWriter w(1);
         w.beginObject();
         writeConfiguration(w, inv);

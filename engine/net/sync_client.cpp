@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "engine/net/peer_bytes.h"
 #include "engine/net/session_setup.h"
 #include "engine/net/socket_address.h"
 #include "engine/resp/printable_text.h"
@@ -45,6 +46,7 @@ void SyncClient::close()
     m_decoder.reset();
     m_tlsConfirmed = false;
     m_replied = false;
+    m_firstBytes.clear();
     if (m_ownTlsContext) {
         m_tlsContext.reset();
         m_ownTlsContext = false;
@@ -64,8 +66,10 @@ bool SyncClient::open(const RunConfig& config, std::string* error)
     std::string why;
     for (const SocketAddress& address : addresses) {
         m_fd = connectWithin(address, m_timeoutMs, &why);
-        if (m_fd >= 0)
+        if (m_fd >= 0) {
+            m_address = address;
             break;
+        }
     }
     if (m_fd < 0) {
         if (error)
@@ -213,22 +217,30 @@ long SyncClient::receiveSome(char* data, std::size_t size, short& waitFor, std::
         }
     }
     const ssize_t n = ::recv(m_fd, data, size, 0);
-    if (n > 0)
+    if (n > 0) {
+        if (m_firstBytes.size() < 8)
+            m_firstBytes.append(data, std::min<std::size_t>(static_cast<std::size_t>(n), 8 - m_firstBytes.size()));
         return n;
-    // A TLS port drops a client that does not start with a ClientHello.
-    const char* hint = m_replied ? "" : " (a TLS port? then connect with TLS: --tls)";
-    if (n == 0) {
-        if (error)
-            *error = "server " + m_where + " closed the connection without answering" + hint;
-        m_peerClosed = true;
-        return -1;
     }
-    if (errno == EAGAIN || errno == EINTR) {
+    const int why = n == 0 ? 0 : errno;
+    if (n < 0 && (why == EAGAIN || why == EINTR)) {
         waitFor = POLLIN;
         return 0;
     }
+    // A TLS port drops a client that does not start with a ClientHello, and
+    // so does a proxy on a command it does not support: only a server that
+    // never answered here and answers a TLS hello with TLS is a TLS port
+    // (asked once per client, on this failure path only).
+    bool speaksTls = false;
+    if (!m_replied && m_firstBytes.empty() && !m_tlsProbed) {
+        m_tlsProbed = true;
+        speaksTls = answersTlsHello(m_address, std::min(m_timeoutMs, 2000));
+    }
     if (error)
-        *error = "lost connection to " + m_where + ": " + errnoText(errno) + hint;
+        *error = m_decoder.bytesSoFar() > 0
+            ? "server " + m_where + " closed the connection in the middle of its answer to " + m_label + " ("
+                  + std::to_string(m_decoder.bytesSoFar()) + " bytes of it received)"
+            : lostBeforeAnswer(m_where, m_label, why, speaksTls);
     m_peerClosed = true;
     return -1;
 }
@@ -322,6 +334,7 @@ std::optional<RespValue> SyncClient::readReply(const std::string& label, std::st
         close();   // the rest of this reply would be read as the next one's
         return std::nullopt;
     };
+    m_label = label;
     m_decoder.reset();
     std::size_t used = 0;
     RespDecoder::Status status = m_decoder.feed(m_buffer, &used);   // bytes read ahead
@@ -339,6 +352,9 @@ std::optional<RespValue> SyncClient::readReply(const std::string& label, std::st
                               + std::to_string(m_decoder.limits().maxBytes >> 20) + " MiB, "
                               + std::to_string(m_decoder.limits().maxValues) + " values, "
                               + std::to_string(m_decoder.limits().maxDepth) + " levels deep)");
+            if (!m_replied && looksLikeTls(m_firstBytes))
+                return failed("server " + m_where + " answered " + label + " with TLS, not RESP: "
+                              + std::string(kSpeaksTls));
             return failed("protocol error from " + m_where + " in the reply to " + label + ": " + m_decoder.error());
         }
         if (Clock::now() >= deadline)

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/net/socket_address.h"
 #include "engine/net/tls_session.h"
 #include "engine/resp/resp_value.h"
 #include "engine/run/run_config.h"
@@ -72,6 +73,10 @@ private:
     bool m_peerClosed = false;                   // see peerClosed()
     int m_timeoutMs = 5000;
     std::string m_where;
+    SocketAddress m_address;                     // the one open() connected to
+    std::string m_label;                         // the command whose reply is awaited, for messages
+    std::string m_firstBytes;                    // plain text: the first bytes received (up to 8)
+    bool m_tlsProbed = false;                    // answersTlsHello() asked already (once per client)
     std::string m_buffer;                        // bytes read beyond the last reply
     RespDecoder m_decoder;                       // the reply being read
 };

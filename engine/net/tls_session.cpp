@@ -6,12 +6,15 @@
 #include <openssl/x509v3.h>
 
 #include <arpa/inet.h>
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
+#include <cstring>
 #include <sys/socket.h>
 #include <utility>
 
+#include "engine/net/peer_bytes.h"
 #include "engine/net/socket_address.h"
 #include "engine/resp/printable_text.h"
 
@@ -96,10 +99,23 @@ std::string alternativeNames(X509* cert)
 // A socket BIO that sends with MSG_NOSIGNAL. OpenSSL's own socket BIO uses
 // write(), which raises SIGPIPE when the server has gone (OpenSSL writes an
 // alert on errors, even inside SSL_read); the engine must not depend on the
-// process ignoring SIGPIPE. The fd is the BIO's data; it is never closed here.
+// process ignoring SIGPIPE. The BIO's data is a SocketBio (the fd is never
+// closed here), which also keeps the first bytes received: a handshake that
+// fails on them can tell a plain-text port that answered (issue 16).
+struct SocketBio {
+    int fd = -1;
+    std::uint8_t firstCount = 0;
+    char first[8] = {};
+};
+
+SocketBio& socketBio(BIO* bio)
+{
+    return *static_cast<SocketBio*>(BIO_get_data(bio));
+}
+
 int socketWrite(BIO* bio, const char* data, int size)
 {
-    const int fd = static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+    const int fd = socketBio(bio).fd;
     BIO_clear_retry_flags(bio);
     const ssize_t n = ::send(fd, data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -109,12 +125,24 @@ int socketWrite(BIO* bio, const char* data, int size)
 
 int socketRead(BIO* bio, char* data, int size)
 {
-    const int fd = static_cast<int>(reinterpret_cast<std::intptr_t>(BIO_get_data(bio)));
+    SocketBio& state = socketBio(bio);
     BIO_clear_retry_flags(bio);
-    const ssize_t n = ::recv(fd, data, static_cast<std::size_t>(size), 0);
+    const ssize_t n = ::recv(state.fd, data, static_cast<std::size_t>(size), 0);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         BIO_set_retry_read(bio);
+    if (n > 0 && state.firstCount < sizeof state.first) {   // the first read or two only
+        const auto take = std::min<std::size_t>(sizeof state.first - state.firstCount, static_cast<std::size_t>(n));
+        std::memcpy(state.first + state.firstCount, data, take);
+        state.firstCount = static_cast<std::uint8_t>(state.firstCount + take);
+    }
     return static_cast<int>(n);
+}
+
+int socketDestroy(BIO* bio)
+{
+    delete static_cast<SocketBio*>(BIO_get_data(bio));
+    BIO_set_data(bio, nullptr);
+    return 1;
 }
 
 long socketControl(BIO*, int command, long, void*)
@@ -132,6 +160,7 @@ const BIO_METHOD* socketMethod()
             BIO_meth_set_write(m, &socketWrite);
             BIO_meth_set_read(m, &socketRead);
             BIO_meth_set_ctrl(m, &socketControl);
+            BIO_meth_set_destroy(m, &socketDestroy);
         }
         return m;
     }();
@@ -160,7 +189,9 @@ TlsSession::TlsSession(TlsContext& context, int fd, const std::string& serverNam
         release();
         return;
     }
-    BIO_set_data(bio, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)));
+    auto* state = new SocketBio;
+    state->fd = fd;
+    BIO_set_data(bio, state);
     BIO_set_init(bio, 1);
     SSL_set_bio(m_ssl, bio, bio);   // one reference, for both directions
     SSL_set_connect_state(m_ssl);
@@ -307,6 +338,15 @@ std::string TlsSession::cipher() const
     return name ? name : "";
 }
 
+std::string_view TlsSession::firstBytesReceived() const
+{
+    BIO* bio = m_ssl ? SSL_get_rbio(m_ssl) : nullptr;
+    if (!bio || !BIO_get_data(bio))
+        return {};
+    const SocketBio& state = socketBio(bio);
+    return std::string_view(state.first, state.firstCount);
+}
+
 unsigned long long TlsSession::bytesReceived() const
 {
     const BIO* bio = m_ssl ? SSL_get_rbio(m_ssl) : nullptr;
@@ -335,6 +375,11 @@ TlsSession::Status TlsSession::classify(int result)
     const bool established = SSL_is_init_finished(m_ssl);
     const unsigned long first = ERR_peek_error();
     const std::string reasons = drainTlsErrors();
+    // Plain text where a handshake record belongs: say so, not "wrong version number".
+    if (!established && looksLikeResp(firstBytesReceived())) {
+        m_failure = std::string(kSpeaksPlainText) + (reasons.empty() ? "" : " (" + reasons + ")");
+        return Status::Failed;
+    }
     if (error == SSL_ERROR_SYSCALL && first == 0) {
         // The socket failed, or ended without a word from TLS.
         if (savedErrno == 0 || result == 0) {

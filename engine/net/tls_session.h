@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "engine/net/tls_context.h"
 
@@ -88,6 +89,7 @@ public:
     std::string protocol() const;          // "TLSv1.3" after the handshake
     std::string cipher() const;            // "TLS_AES_256_GCM_SHA384"
     unsigned long long bytesReceived() const;   // raw socket bytes read so far, handshake included
+    std::string_view firstBytesReceived() const;   // the first raw bytes (up to 8), as the server sent them
 
 private:
     Status classify(int result);

@@ -2,6 +2,7 @@
 #include "engine/run/worker_connection.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 
 #include "engine/cluster/cluster_discovery.h"
@@ -9,6 +10,7 @@
 #include "engine/cluster/loopback_guard.h"
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
+#include "engine/net/peer_bytes.h"
 #include "engine/net/session_setup.h"
 #include "engine/resp/printable_text.h"
 #include "engine/resp/resp_encoder.h"
@@ -813,6 +815,45 @@ void Worker::lose(Connection& c, const std::string& why)
     c.inflight = 0;
     finish(c);
     fail("connection to " + describeNode(c.node) + " lost: " + why);
+}
+
+void Worker::closedByServer(Connection& c, int error, const std::string& otherwise)
+{
+    // Closed before answering the first command of this connection: the server
+    // refuses it (a proxy closes the connection on a command it does not
+    // support). A reconnect would only send it again, so the test ends here,
+    // naming the command. (Cluster nodes fail over instead.) Outside a
+    // cluster every request queued since the connection (re)opened counts in
+    // sentSinceConnect until it is answered, so this costs the request path
+    // nothing.
+    const bool answered = c.sentSinceConnect > c.inflight;
+    if (m_cluster || answered || (c.setupPending == 0 && c.inflight == 0)) {
+        lose(c, otherwise);
+        return;
+    }
+    ++m_current.connectErrors;
+    m_current.unanswered += c.inflight;
+    const std::string why = lostBeforeAnswer(describeNode(c.node), awaitedCommand(c), error, false);
+    c.inflight = 0;
+    finish(c);
+    fail(why);
+}
+
+// The command whose reply the connection waits for first, upper case: a
+// setup command, else the oldest request in flight.
+std::string Worker::awaitedCommand(const Connection& c) const
+{
+    std::string name;
+    if (c.setupPending > 0 && c.setupIndex < m_setup.size() && !m_setup[c.setupIndex].empty()) {
+        name = m_setup[c.setupIndex].front();
+    } else if (c.inflight > 0) {
+        const std::uint32_t command = c.ring[c.head].command;
+        const std::vector<std::string> names = m_plan.generators->commandStatNames();
+        name = command == kAskingMarker ? "asking" : command < names.size() ? names[command] : "?";
+    }
+    std::replace(name.begin(), name.end(), '|', ' ');   // "config|get"
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    return name;
 }
 
 // Cluster: a node went away (failover, shutdown). Re-read the topology from

@@ -146,6 +146,10 @@ private:
     void finishClientIfDone(Client& client);
     void closeSocket(Connection& c);
     void lose(Connection& c, const std::string& why);
+    // The server closed (error 0) or reset the connection; `otherwise` is
+    // the loss's text when it is not a refusal of the first command.
+    void closedByServer(Connection& c, int error, const std::string& otherwise);
+    std::string awaitedCommand(const Connection& c) const;
     void connectFailed(Connection& c, const std::string& why);
     void checkReplyTimeouts(std::uint64_t now);
     ClientCommandCounts& clientCounts(Client& client, std::uint32_t command, std::uint64_t now);

@@ -187,7 +187,8 @@ void Worker::onReadable(Connection& c)
         if (n <= 0) {
             if (n < 0 && (errno == EAGAIN || errno == EINTR))
                 return;
-            lose(c, n == 0 ? "server closed the connection" : errnoText(errno));
+            const int error = n == 0 ? 0 : errno;
+            closedByServer(c, error, error == 0 ? "server closed the connection" : errnoText(error));
             return;
         }
         onBytes(c, std::string_view(m_readBuffer.data(), static_cast<std::size_t>(n)));
@@ -213,7 +214,11 @@ void Worker::onReadable(Connection& c)
             }
             break;
         }
-        lose(c, c.tls.failure().empty() ? "server closed the connection" : c.tls.failure());
+        const std::string why = c.tls.failure().empty() ? "server closed the connection" : c.tls.failure();
+        if (status == TlsSession::Status::Closed)
+            closedByServer(c, 0, why);
+        else
+            lose(c, why);
         return;
     }
     if (c.outOffset < c.out.size())
@@ -223,7 +228,7 @@ void Worker::onReadable(Connection& c)
 void Worker::onReceived(Connection& c, const IoEvent& event)
 {
     if (event.result <= 0) {
-        lose(c, event.result == 0 ? "server closed the connection" : errnoText(-event.result));
+        closedByServer(c, -event.result, event.result == 0 ? "server closed the connection" : errnoText(-event.result));
         return;
     }
     onBytes(c, std::string_view(event.data, static_cast<std::size_t>(event.result)));

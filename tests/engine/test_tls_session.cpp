@@ -618,7 +618,9 @@ private slots:
         Status status = Status::Ok;
         const std::string failure = connect(trusting(), notTls, "127.0.0.1", &status);
         QCOMPARE(statusName(status), "Failed");
-        QVERIFY2(failure.find("the server did not answer with TLS (wrong port, or TLS not enabled?)")
+        // Its answer was RESP: a plain-text port, said so (issue 16).
+        QVERIFY2(failure.find("the server answered in plain text (RESP), not TLS: this port speaks plain text, "
+                              "connect without --tls")
                      != std::string::npos,
                  failure.c_str());
         QVERIFY2(failure.find("wrong version number") != std::string::npos, failure.c_str());

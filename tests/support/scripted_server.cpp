@@ -77,6 +77,23 @@ bool Conversation::readCommand(std::vector<std::string>* args, int timeoutMs)
     }
 }
 
+bool Conversation::readRaw(std::string* bytes, int timeoutMs)
+{
+    if (m_in.empty()) {
+        char buffer[64 * 1024];
+        if (!waitFor(POLLIN, timeoutMs))
+            return false;
+        const ssize_t n = ::recv(m_fd, buffer, sizeof buffer, 0);
+        if (n <= 0)
+            return false;
+        m_in.append(buffer, static_cast<std::size_t>(n));
+        m_bytesRead += static_cast<std::uint64_t>(n);
+    }
+    bytes->swap(m_in);
+    m_in.clear();
+    return true;
+}
+
 void Conversation::limitReceiveBuffer(int bytes)
 {
     ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);

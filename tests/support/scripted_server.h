@@ -60,6 +60,10 @@ public:
         m_readPauseMs = pauseMs;
         m_paceFromByte = fromByte;
     }
+    // Whatever bytes arrive first, unparsed (a TLS ClientHello, say): true with
+    // them in *bytes (bytes read ahead by readCommand first), false when none
+    // came within timeoutMs or the peer closed.
+    bool readRaw(std::string* bytes, int timeoutMs = 30000);
     // Caps this connection's kernel receive buffer (autotuning lets it grow to
     // tens of MiB on loopback), so that a slow reader holds back the sender
     // instead of the kernel buffering the request for it.
