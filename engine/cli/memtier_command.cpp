@@ -319,6 +319,11 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             continue;   // nothing measured (e.g. could not connect)
         runs.push_back(memtierStatsFromTest(test, commandNames, setGet, inv.breakdownByLine,
                                             i < ends.size() ? ends[i] : epochSeconds()));
+        if (inv.clientsStart > 0) {   // memtier writes "Active Clients" for a staircase ramp only
+            const double end = inv.testTimeSeconds > 0 ? std::min(test.seconds, double(inv.testTimeSeconds)) : test.seconds;
+            runs.back().activeClients = memtierActiveClients(test, end);
+            runs.back().threads = inv.threads;
+        }
     }
     std::vector<Block> blocks;
     MemtierRunStats aggregate;

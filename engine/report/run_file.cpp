@@ -241,6 +241,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("connectErrors", p.connectErrors);
         w.field("unanswered", p.unanswered);
         w.field("redirects", p.redirects);
+        w.field("connections", p.connections);
         w.field("p50Ms", ms(p.p50));
         w.field("p99Ms", ms(p.p99));
         w.field("p999Ms", ms(p.p999));

@@ -366,6 +366,15 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         : 0;
     for (auto& worker : workers)
         worker->start(startNs, warmupEndNs, endNs);
+    // Each interval records the connections open at its start (a ramp's
+    // step shows in the interval it begins in).
+    auto openConnections = [&] {
+        std::uint64_t open = 0;
+        for (auto& worker : workers)
+            open += worker->openConnections();
+        return open;
+    };
+    std::uint64_t openAtIntervalStart = openConnections();
 
     IntervalStats total(commandCount);
     IntervalStats interval(commandCount);
@@ -399,6 +408,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             failed = failed || phase == Worker::Phase::Failed;
             worker->collect(interval);
         }
+        interval.openConnections = openAtIntervalStart;
+        openAtIntervalStart = openConnections();
         const std::uint64_t now = nowNs();
         const bool warmup = now < warmupEndNs;
         const double elapsed = warmup ? 0.0 : static_cast<double>(now - warmupEndNs) / 1e9;
@@ -451,6 +462,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
+    rest.openConnections = openAtIntervalStart;
     total.mergeFrom(rest);
     // What the workers counted after the last tick (a failing or cancelled
     // run can end between ticks) is the series' last point, so the series

@@ -38,6 +38,7 @@ struct IntervalPoint {
     std::uint64_t connectErrors = 0;
     std::uint64_t unanswered = 0;
     std::uint64_t redirects = 0;         // cluster: MOVED + ASK followed
+    std::uint64_t connections = 0;       // benchmark connections open at its start (staircase ramp)
     // Latency of replies completed in this interval, ns.
     std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
     double mean = 0;

@@ -65,6 +65,7 @@ Worker::Worker(WorkerPlan plan)
         client->index = m_plan.clientIndexes[i];
         client->quota = m_plan.quotas[i];
         client->generator = m_plan.generators->create(client->index, m_plan.totalClients, m_plan.seed);
+        client->deferred = m_plan.activationOffsetsNs[i] > 0;
         Client& ref = *client;
         m_clients.push_back(std::move(client));
         if (m_cluster) {
@@ -254,21 +255,27 @@ void Worker::run()
 void Worker::connectPhase()
 {
     IoEvent events[kMaxEvents];
-    const std::size_t total = m_connections.size();
+    // A staircase ramp's later steps connect when their step starts
+    // (measured phase), as memtier's do: the server sees the steps.
+    std::vector<Connection*> initial;
+    for (auto& c : m_connections)
+        if (!c->client->deferred)
+            initial.push_back(c.get());
+    const std::size_t total = initial.size();
     m_connecting = total;
-    m_open = total;
+    m_open = m_connections.size();
     std::size_t opened = 0;
     std::uint64_t nextTimeoutCheck = 0;
     while (m_connecting > 0 && !m_failed && !m_cancel.load(std::memory_order_relaxed)) {
         const std::size_t ready = total - m_connecting;
         while (opened < total && opened - ready < kMaxPendingConnects)
-            if (!openConnection(*m_connections[opened++], nowNs()))
+            if (!openConnection(*initial[opened++], nowNs()))
                 return;
         const std::uint64_t now = nowNs();
         if (now >= nextTimeoutCheck) {
             nextTimeoutCheck = now + 50'000'000;
             for (std::size_t i = 0; i < opened; ++i) {
-                const Connection& c = *m_connections[i];
+                const Connection& c = *initial[i];
                 const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Handshaking
                     || c.state == Connection::State::Setup;
                 if (pending && now - c.connectStartNs > m_connectTimeoutNs) {
@@ -302,8 +309,12 @@ void Worker::measuredPhase()
         if (m_plan.intervalNs)
             client.nextDueNs = client.activeFromNs
                 + m_plan.intervalNs * client.index / std::max<std::size_t>(1, m_plan.totalClients);
-        if (!m_plan.idle)
+        if (client.deferred) {   // connects at its step (runDueTimers)
+            m_timers.push(Timer { client.activeFromNs, &client, nullptr });
+            client.timerArmed = true;
+        } else if (!m_plan.idle) {
             refill(client);
+        }
     }
 
     // Hands data over ten times per controller tick: the two clocks are not
@@ -382,8 +393,22 @@ void Worker::runDueTimers(std::uint64_t now)
         }
         Client& client = *timer.client;
         client.timerArmed = false;
-        if (!client.done)
-            refill(client);
+        if (client.done)
+            continue;
+        if (client.deferred) {
+            // Its ramp step has come: connect; the first requests go out
+            // once the connection is set up (onTransportReady / onBytes).
+            client.deferred = false;
+            if (!issuingAllowed(now)) {
+                finishClientIfDone(client);
+                continue;
+            }
+            for (Connection* c : client.connections)
+                if (c && !openConnection(*c, now))
+                    return;
+            continue;
+        }
+        refill(client);
     }
 }
 

@@ -95,6 +95,9 @@ public:
     // over every connection and reconnection: what the server counted of
     // Tacho's own HELLO/AUTH/SELECT. Read after the thread has ended.
     const std::vector<std::uint64_t>& setupReplies() const { return m_setupReplies; }
+    // Sockets open now (connecting or connected): what the server sees of
+    // this worker, e.g. a staircase ramp's steps. Any thread.
+    std::uint64_t openConnections() const { return m_openSockets.load(std::memory_order_relaxed); }
 
 private:
     struct Client;
@@ -189,6 +192,7 @@ private:
     IntervalStats m_outbox;
     std::atomic<bool> m_stop { false };
     std::atomic<bool> m_cancel { false };
+    std::atomic<std::uint64_t> m_openSockets { 0 };
 };
 
 } // namespace tacho::engine

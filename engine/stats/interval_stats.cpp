@@ -73,6 +73,7 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
     replyTimeouts += other.replyTimeouts;
     maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
+    openConnections = std::max(openConnections, other.openConnections);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
         errorsByKind[i] += other.errorsByKind[i];
     for (const auto& text : other.distinctErrors)
@@ -92,7 +93,7 @@ void IntervalStats::clear()
     moved = asked = retried = redirectFailures = topologyRefreshes = 0;
     clientGap.reset();
     reconnects = connectErrors = warmupRequests = unanswered = replyTimeouts = maxSendLagNs = 0;
-    lastReplyNs = 0;
+    lastReplyNs = openConnections = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();
     lastError.clear();
