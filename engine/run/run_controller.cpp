@@ -158,10 +158,12 @@ RunResult RunController::run()
                 m_onTest(test, result.environment);
             const RunStatus status = test.status;
             const std::string failure = test.failure;
+            const std::string failureReply = test.failureReply;
             round.push_back(std::move(test));
             if (status == RunStatus::Failed) {
                 result.status = RunStatus::Failed;
                 result.failure = failure;
+                result.failureReply = failureReply;
                 break;
             }
             if (status == RunStatus::Stopped)
@@ -348,6 +350,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (phase == Worker::Phase::Failed || m_cancel.load()) {
             test.status = m_cancel.load() ? RunStatus::Stopped : RunStatus::Failed;
             test.failure = m_cancel.load() ? std::string() : worker->failure();
+            test.failureReply = m_cancel.load() ? std::string() : worker->failureReply();
             stopAll(true);
             joinAll();
             return test;
@@ -535,6 +538,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (worker->phase() == Worker::Phase::Failed) {
             test.status = RunStatus::Failed;
             test.failure = worker->failure();
+            test.failureReply = worker->failureReply();
             break;
         }
     }

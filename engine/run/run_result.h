@@ -135,6 +135,7 @@ struct TestResult {
     ServerCrossCheck crossCheck;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed
+    std::string failureReply;            // the server's error reply behind it, if one (printable)
 
     double requestsPerSecond() const { return seconds > 0 ? requests / seconds : 0; }
 };
@@ -172,6 +173,7 @@ struct RunResult {
     std::vector<TestResult> tests;
     RunStatus status = RunStatus::Completed;
     std::string failure;
+    std::string failureReply;            // as TestResult::failureReply
     double totalSeconds = 0;
     std::optional<CleanupResult> cleanup;   // only when a clean-up ran
 };

@@ -124,6 +124,12 @@ std::string Worker::failure() const
     return m_failure;
 }
 
+std::string Worker::failureReply() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_failureReply;
+}
+
 void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs)
 {
     std::lock_guard lock(m_mutex);
@@ -180,7 +186,7 @@ void Worker::setPhase(Phase phase)
         m_plan.completion->notify();
 }
 
-void Worker::fail(const std::string& why)
+void Worker::fail(const std::string& why, std::string_view serverReply)
 {
     m_failed = true;
     {
@@ -188,6 +194,7 @@ void Worker::fail(const std::string& why)
         if (m_phase != Phase::Failed) {
             m_phase = Phase::Failed;
             m_failure = why;
+            m_failureReply = printable(serverReply);
         }
         m_changed.notify_all();
     }
@@ -421,6 +428,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
     Client& client = *c.client;
     bool measured = false;
     std::string problem;
+    std::string problemReply;   // the server's error reply behind `problem`, if it is one
 
     c.scanner.feed(received, [&](const ReplyInfo& reply) {
         if (!problem.empty())
@@ -432,6 +440,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
         if (reply.type == ReplyType::Error && reply.errorText.starts_with("ERR max number of clients reached")) {
             problem = describeNode(c.node) + " refused the connection: " + printable(reply.errorText)
                 + " (raise its maxclients or use fewer connections)";
+            problemReply = reply.errorText;
             if (c.setupPending == 0 && c.inflight > 0) {
                 c.pop();
                 --client.inflight;
@@ -443,6 +452,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
             ++m_setupReplies[c.setupIndex];   // the server counted it, error or not
             if (reply.type == ReplyType::Error) {
                 problem = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
+                problemReply = reply.errorText;
                 return;
             }
             ++c.setupIndex;
@@ -524,7 +534,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
         return;
     }
     if (!problem.empty()) {
-        fail(problem);
+        fail(problem, problemReply);
         return;
     }
     if (m_cluster)

@@ -78,6 +78,9 @@ public:
     // --- controller side, thread-safe ---
     Phase phase() const;
     std::string failure() const;
+    // The server's error reply that failed the worker (client limit reached,
+    // AUTH refused…), or "" when the failure was not one.
+    std::string failureReply() const;
     // Releases the worker into its measured phase. Times are steady-clock ns.
     void start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs);
     void requestStop();     // stop issuing, drain what is in flight
@@ -150,7 +153,7 @@ private:
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
     void failOverNode(Connection& c);
-    void fail(const std::string& why);
+    void fail(const std::string& why, std::string_view serverReply = {});
     void publish();
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
@@ -187,6 +190,7 @@ private:
     std::condition_variable m_changed;
     Phase m_phase = Phase::Connecting;
     std::string m_failure;
+    std::string m_failureReply;
     IoBackend m_transport = IoBackend::Epoll;
     bool m_startSignalled = false;
     IntervalStats m_outbox;
