@@ -198,6 +198,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             tls.caCertDir = value();
         } else if (arg == "--insecure") {
             tls.insecure = true;
+        } else if (arg == "--tls-skip-hostname-verify") {
+            tls.skipHostnameVerify = true;
         } else if (arg == "--cert") {
             tls.cert = value();
         } else if (arg == "--key") {
@@ -336,6 +338,9 @@ Connection:
  --cacertdir <dir>  Directory of trusted CA certificates; without --cacert
                     and --cacertdir the system's trusted roots apply
  --insecure         Do not verify the server's certificate
+ --tls-skip-hostname-verify
+                    Verify the certificate's chain but not that it names
+                    the host (as redis-benchmark and memtier do)
  --cert <file>      Client certificate
  --key <file>       Private key of the client certificate
  --tls-ciphers <list>

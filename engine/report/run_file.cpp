@@ -30,6 +30,7 @@ void writeEndpoint(JsonWriter& w, const Endpoint& endpoint)
     if (endpoint.tls) {
         // Paths and names only: never key material.
         w.field("tlsVerified", !endpoint.tlsSettings.insecure);
+        w.field("tlsHostnameVerified", !endpoint.tlsSettings.insecure && !endpoint.tlsSettings.skipHostnameVerify);
         w.field("tlsCaCert", endpoint.tlsSettings.caCert);
         w.field("tlsClientCert", endpoint.tlsSettings.cert);
         w.field("tlsSni", endpoint.tlsSettings.sni);
