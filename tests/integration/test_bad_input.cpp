@@ -211,7 +211,6 @@ private slots:
             "--seed: 18446744073709551616 is too large (at most 18446744073709551615)", "must be at least 0");
         row("-r 2^64", rb + QStringList { "-r", "18446744073709551616" }, "-r: 18446744073709551616 is too large (at most 1000000000000)");
         // Conflicting.
-        row("--threads > -c", rb + QStringList { "--threads", "4", "-c", "2" }, "--threads: 4 threads cannot exceed -c (2 clients)");
         row("-x without command", rb + QStringList { "-x" }, "-x: needs a command on the command line");
         row("-t unknown", rb + QStringList { "-t", "nosuch" }, "-t: unknown test 'nosuch'");
         row("-t unknowns", rb + QStringList { "-t", "set,nosuch,bogus" }, "-t: unknown tests 'nosuch', 'bogus'");
