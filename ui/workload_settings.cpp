@@ -31,7 +31,8 @@ const QSet<QString>& targetOptions()
 {
     static const QSet<QString> set {
         "-h", "-p", "-s", "-a", "--user", "-u", "--dbnum", "-3", "--tls", "--sni", "--cacert",
-        "--cacertdir", "--cert", "--key", "--insecure", "--tls-ciphers", "--tls-ciphersuites", "--cluster",
+        "--cacertdir", "--cert", "--key", "--insecure", "--tls-skip-hostname-verify", "--tls-ciphers",
+        "--tls-ciphersuites", "--cluster",
     };
     return set;
 }
@@ -317,8 +318,9 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
     };
     // The target comes from the profile; outputs are the workbench's own.
     static const QSet<QString> targetNames { "--server", "--host", "--port", "--unix-socket", "--authenticate", "--uri",
-                                             "--tls", "--cert", "--key", "--cacert", "--tls-skip-verify", "--tls-protocols",
-                                             "--sni", "--ipv4", "--ipv6", "--protocol", "--select-db", "--cluster-mode" };
+                                             "--tls", "--cert", "--key", "--cacert", "--tls-skip-verify",
+                                             "--tls-skip-hostname-verify", "--tls-protocols", "--sni", "--ipv4", "--ipv6",
+                                             "--protocol", "--select-db", "--cluster-mode" };
     static const QSet<QString> outputNames { "--out-file", "--json-out-file", "--client-stats", "--hdr-file-prefix",
                                              "--show-config", "--hide-histogram", "--print-percentiles", "--print-all-runs",
                                              "--command-stats-breakdown", "--json", "--statsd-host", "--statsd-port",

@@ -140,6 +140,8 @@ std::vector<std::string> toRedisBenchmarkArgs(const RedisBenchmarkInvocation& in
             add({ option, *value });
     if (tls.insecure)
         add({ "--insecure" });
+    if (tls.skipHostnameVerify)
+        add({ "--tls-skip-hostname-verify" });
     if (!tls.protocols.empty())
         note("TLS protocols: has no redis-benchmark option");
     if (!config.user.empty())

@@ -86,6 +86,8 @@ LatencyInvocation parseLatencyArgs(std::span<const std::string> args)
             target.endpoint.tlsSettings.caCertDir = value();
         } else if (arg == "--insecure") {
             target.endpoint.tlsSettings.insecure = true;
+        } else if (arg == "--tls-skip-hostname-verify") {
+            target.endpoint.tlsSettings.skipHostnameVerify = true;
         } else if (arg == "--cert") {
             target.endpoint.tlsSettings.cert = value();
         } else if (arg == "--key") {
@@ -140,6 +142,9 @@ Connection:
  --cacert <file>      CA certificate file to verify the server with
  --cacertdir <dir>    Directory of trusted CA certificates
  --insecure           Do not verify the server's certificate
+ --tls-skip-hostname-verify
+                      Verify the certificate's chain but not that it names
+                      the host (as redis-cli does)
  --cert <file>        Client certificate
  --key <file>         Private key of the client certificate
  --tls-ciphers <list> Ciphers for TLS 1.2 and older (see ciphers(1ssl))

@@ -218,6 +218,8 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             tls.caCert = value;
         } else if (name == "--tls-skip-verify") {
             tls.insecure = true;
+        } else if (name == "--tls-skip-hostname-verify") {
+            tls.skipHostnameVerify = true;
         } else if (name == "--tls-protocols") {
             // memtier's list: TLSv1, TLSv1.1, TLSv1.2, TLSv1.3, comma separated.
             std::size_t start = 0;
@@ -460,10 +462,10 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
     // ---- checks across options ----
     if (!config.endpoint.tls) {
         const bool tlsOptions = !tls.cert.empty() || !tls.key.empty() || !tls.caCert.empty() || !tls.sni.empty()
-            || !tls.protocols.empty() || tls.insecure;
+            || !tls.protocols.empty() || tls.insecure || tls.skipHostnameVerify;
         if (tlsOptions)
             throw UsageError("--tls: the TLS options (--cert, --key, --cacert, --sni, --tls-skip-verify, "
-                             "--tls-protocols) need --tls");
+                             "--tls-skip-hostname-verify, --tls-protocols) need --tls");
     }
     if (!tls.key.empty() && tls.cert.empty())
         throw UsageError("--key: needs --cert (the client certificate it belongs to)");

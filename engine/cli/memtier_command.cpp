@@ -312,6 +312,10 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             err << kPrefix << "error: " << withAuthAdvice(result.failure, kMemtierAuthAdvice) << "\n";
             status = 1;
         } else if (result.status == RunStatus::Stopped) {
+            // memtier's own line first: its users and tests look for it.
+            const double seconds = result.tests.empty() ? result.totalSeconds : result.tests.back().seconds;
+            err << "[RUN #" << std::max<std::size_t>(1, result.tests.size()) << "] Interrupted by user (Ctrl+C) after "
+                << fixedDecimals(seconds, 1) << " secs, stopping threads...\n";
             err << kPrefix << "stopped before the end; the results below are partial\n";
         }
     } else if (preloadResult->status == RunStatus::Stopped) {
@@ -326,6 +330,11 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             continue;   // nothing measured (e.g. could not connect)
         runs.push_back(memtierStatsFromTest(test, commandNames, setGet, inv.breakdownByLine,
                                             i < ends.size() ? ends[i] : epochSeconds()));
+        if (inv.clientsStart > 0) {   // memtier writes "Active Clients" for a staircase ramp only
+            const double end = inv.testTimeSeconds > 0 ? std::min(test.seconds, double(inv.testTimeSeconds)) : test.seconds;
+            runs.back().activeClients = memtierActiveClients(test, end);
+            runs.back().threads = inv.threads;
+        }
     }
     std::vector<Block> blocks;
     MemtierRunStats aggregate;

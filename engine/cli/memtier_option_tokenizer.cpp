@@ -27,7 +27,7 @@ constexpr OptionSpec kOptions[] = {
     { "server", 's', true }, { "host", 'h', true }, { "port", 'p', true }, { "unix-socket", 'S', true },
     { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true, SecretKind::Password },
     { "uri", 'u', true, SecretKind::Uri }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
-    { "tls-skip-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
+    { "tls-skip-verify", 0, false }, { "tls-skip-hostname-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
     { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
     // output
     { "out-file", 'o', true }, { "json-out-file", 0, true }, { "client-stats", 0, true },

@@ -26,6 +26,8 @@ Connection:
       --cacert=FILE              CA certificates to verify the server with
                                  (default: the system's trusted roots)
       --tls-skip-verify          Do not verify the server's certificate
+      --tls-skip-hostname-verify Verify the certificate's chain but not that
+                                 it names the host (as memtier does)
       --sni=STRING               TLS server name indication
       --tls-protocols=LIST       Allowed versions, e.g. TLSv1.2,TLSv1.3
       --select-db=DB             Database to SELECT (default: 0)

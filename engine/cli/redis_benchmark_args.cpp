@@ -1,5 +1,6 @@
 #include "engine/cli/redis_benchmark_args.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -197,6 +198,8 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             tls.caCertDir = value();
         } else if (arg == "--insecure") {
             tls.insecure = true;
+        } else if (arg == "--tls-skip-hostname-verify") {
+            tls.skipHostnameVerify = true;
         } else if (arg == "--cert") {
             tls.cert = value();
         } else if (arg == "--key") {
@@ -243,9 +246,10 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
         throw UsageError("--cleanup: -I sends nothing, so there is nothing to clean up");
     checkRequestsInFlight(std::uint64_t(config.connections), std::uint64_t(config.pipeline),
                           "-c " + std::to_string(config.connections) + " x -P " + std::to_string(config.pipeline));
-    if (config.threads > config.connections)
-        throw UsageError("--threads: " + std::to_string(config.threads) + " threads cannot exceed -c (" +
-                         std::to_string(config.connections) + " clients)");
+    // More threads than clients: redis-benchmark deals its clients to the
+    // threads in turn, so the threads past -c get none and send nothing.
+    // Tacho runs only the threads that have a client.
+    config.threads = std::min(config.threads, config.connections);
 
     result.style = csv ? ReportStyle::Csv : quiet ? ReportStyle::Quiet : ReportStyle::Full;
 
@@ -321,7 +325,7 @@ Connection:
  -p <port>          Server TCP port (default 6379)
  -s <socket>        Unix socket path; host and port are then ignored
  -u <uri>           Server URI: redis://[[user:]password@]host[:port][/db];
-                    rediss:// turns on TLS
+                    rediss:// turns on TLS; valkey:// and valkeys:// alike
  -a <password>      Password sent with AUTH
  --user <username>  ACL user name for 'AUTH username password' (use with -a)
  --dbnum <db>       Database to SELECT (default 0)
@@ -334,6 +338,9 @@ Connection:
  --cacertdir <dir>  Directory of trusted CA certificates; without --cacert
                     and --cacertdir the system's trusted roots apply
  --insecure         Do not verify the server's certificate
+ --tls-skip-hostname-verify
+                    Verify the certificate's chain but not that it names
+                    the host (as redis-benchmark and memtier do)
  --cert <file>      Client certificate
  --key <file>       Private key of the client certificate
  --tls-ciphers <list>
@@ -349,7 +356,8 @@ Load:
  -P <numreq>        Requests in flight per connection (default 1: no
                     pipelining)
  --threads <num>    Worker threads sharing the connections (default 1; at
-                    most 64 and at most -c)
+                    most 64; more than -c runs -c threads, as the extra
+                    threads would have no client)
  -d <size>          Size in bytes of the values SET, LPUSH, HSET, MSET and
                     XADD write (default 3)
  -r <keyspacelen>   Random keys: every "__rand_int__" inside an argument

@@ -137,8 +137,13 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     out << std::flush;
 
     int status = result.status == RunStatus::Failed ? 1 : 0;
-    if (result.status == RunStatus::Failed)
+    if (result.status == RunStatus::Failed) {
+        // redis-benchmark's line for an error reply first: scripts and its
+        // test suite look for it.
+        if (!result.failureReply.empty())
+            err << "Error from server: " << result.failureReply << "\n";
         err << kPrefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
+    }
     else if (result.status == RunStatus::Stopped)
         err << kPrefix << "stopped before the end; the results above are partial\n";
 

@@ -71,21 +71,32 @@ int parseDatabase(std::string_view text)
 
 RedisUri parseRedisUri(std::string_view uri)
 {
-    constexpr std::string_view plain = "redis://";
-    constexpr std::string_view secure = "rediss://";
+    // valkey-cli and valkey-benchmark name the same schemes after Valkey.
+    struct Scheme {
+        std::string_view prefix;
+        bool tls;
+    };
+    constexpr Scheme kSchemes[] = { { "redis://", false }, { "rediss://", true }, { "valkey://", false },
+                                    { "valkeys://", true } };
 
     RedisUri result;
     std::string_view rest;
-    if (uri.starts_with(plain)) {
-        rest = uri.substr(plain.size());
-    } else if (uri.starts_with(secure)) {
-        rest = uri.substr(secure.size());
-        result.tls = true;
+    // Any case, as redis-cli and valkey-cli compare it (strncasecmp).
+    const auto startsWith = [&](std::string_view prefix) {
+        return uri.size() >= prefix.size()
+            && std::equal(prefix.begin(), prefix.end(), uri.begin(),
+                          [](char a, char b) { return a == (b >= 'A' && b <= 'Z' ? char(b - 'A' + 'a') : b); });
+    };
+    const auto known = std::find_if(std::begin(kSchemes), std::end(kSchemes),
+                                    [&](const Scheme& s) { return startsWith(s.prefix); });
+    if (known != std::end(kSchemes)) {
+        rest = uri.substr(known->prefix.size());
+        result.tls = known->tls;
     } else {
         // Only the scheme is repeated: the rest may hold a password.
         const std::size_t colon = uri.find(':');
         const std::string scheme(uri.substr(0, colon == std::string_view::npos ? 0 : std::min<std::size_t>(colon + 1, 16)));
-        throw UriError("the URI does not start with redis:// or rediss://"
+        throw UriError("the URI does not start with redis://, rediss://, valkey:// or valkeys://"
                        + (scheme.empty() ? std::string(" (it has no scheme)") : " (it starts with '" + scheme + "')"));
     }
 

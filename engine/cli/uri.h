@@ -4,6 +4,8 @@
 //
 //   redis[s]://[[user:]password@]host[:port][/db]
 //
+// and valkey[s]:// the same, as valkey-cli and valkey-benchmark accept them.
+//
 // Like redis-cli, a user-info part without a colon is the *password*
 // ("redis://secret@host" authenticates the default user with "secret");
 // "user:password@" gives both. User and password are percent-decoded.
@@ -20,7 +22,7 @@
 namespace tacho::engine {
 
 struct RedisUri {
-    bool tls = false;                    // rediss://
+    bool tls = false;                    // rediss:// or valkeys://
     std::optional<std::string> host;     // without brackets
     std::optional<std::uint16_t> port;
     std::optional<std::string> user;

@@ -202,7 +202,7 @@ TlsSession::TlsSession(TlsContext& context, int fd, const std::string& serverNam
     // RFC 6066: SNI carries host names only, never addresses.
     if (!name.empty() && !ip)
         SSL_set_tlsext_host_name(m_ssl, name.c_str());
-    if (context.verifies() && !name.empty()) {
+    if (context.verifies() && !settings.skipHostnameVerify && !name.empty()) {
         if (ip) {
             X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(m_ssl), name.c_str());
         } else {
@@ -498,7 +498,7 @@ std::string TlsSession::describeVerifyFailure(long verifyResult, const std::stri
             text += names.empty() ? "; its subject is " + nameText(X509_get_subject_name(cert))
                                   : "; it names " + names;
         }
-        text += ")";
+        text += "; connect by a name it holds, or --tls-skip-hostname-verify to check its chain only)";
         break;
     }
     case X509_V_ERR_CERT_HAS_EXPIRED:

@@ -181,6 +181,25 @@ std::vector<MemtierSecond> totalSeries(const TestResult& test)
     return bySecond(series);
 }
 
+} // namespace
+
+std::vector<std::uint64_t> memtierActiveClients(const TestResult& test, double endSeconds)
+{
+    std::vector<std::uint64_t> perSecond;
+    std::uint64_t atEnd = 0;
+    for (const IntervalPoint& point : test.intervals) {
+        const std::size_t second = secondOf(point);
+        if (perSecond.size() <= second)
+            perSecond.resize(second + 1, 0);
+        if (point.startSeconds < endSeconds)
+            atEnd = point.connections;
+        perSecond[second] = std::max(perSecond[second], atEnd);
+    }
+    return perSecond;
+}
+
+namespace {
+
 // memtier's JSON percentile keys: snprintf into 7 bytes, so at most 6
 // characters survive ("p99.900" → "p99.90", "p100.000" → "p100.0").
 std::string truncatedKey(double percentile, int decimals)
@@ -599,6 +618,16 @@ void writeMemtierStatsJson(JsonWriter& w, const MemtierRunStats& stats, const st
     for (const MemtierRow& row : stats.rows)
         writeRowJson(w, row, percentiles, stats.seconds, 0);
     writeRowJson(w, stats.totals, percentiles, stats.seconds, stats.connectionErrors);
+    if (!stats.activeClients.empty()) {
+        w.key("Active Clients").beginObject();
+        for (std::size_t i = 0; i < stats.activeClients.size(); ++i) {
+            w.key(std::to_string(i)).beginObject();
+            w.field("Clients per thread", stats.activeClients[i] / std::max<std::uint32_t>(1, stats.threads));
+            w.field("Total clients", stats.activeClients[i]);
+            w.endObject();
+        }
+        w.endObject();
+    }
     if (!withHistogram)
         return;
     for (const MemtierRow& row : stats.rows) {

@@ -61,7 +61,18 @@ struct MemtierRunStats {
     double targetRate = 0;            // open loop; 0 = closed loop
     std::uint64_t maxSendLagNs = 0;
     std::uint64_t runs = 1;           // > 1 for an aggregate
+    // Staircase ramp: memtier's "Active Clients", the connections open per
+    // second (memtierActiveClients); empty without a ramp.
+    std::vector<std::uint64_t> activeClients;
+    std::uint32_t threads = 1;        // for its "Clients per thread"
 };
+
+// Per second of the test (as the Time-Serie bins its intervals), the most
+// benchmark connections open at the start of one of its intervals: what the
+// server saw of a staircase ramp. Intervals starting at or after `endSeconds`
+// (the drain closing connections) are left out; a second holding only those
+// keeps the connections open at the end.
+std::vector<std::uint64_t> memtierActiveClients(const TestResult& test, double endSeconds);
 
 // Builds a block from one test. `commandNames`: the generator's names by
 // command index ("SET", "GET"/"MGET", or one per --command). In the SET/GET

@@ -126,7 +126,9 @@ void fullReport(std::string& out, const TestResult& test, const RunConfig& confi
     // mistaken for a verified one.
     if (config.endpoint.tls)
         out += config.endpoint.tlsSettings.insecure ? "  TLS: on, server certificate NOT verified (--insecure)\n"
-                                                    : "  TLS: on, server certificate verified\n";
+            : config.endpoint.tlsSettings.skipHostnameVerify
+            ? "  TLS: on, server certificate chain verified, not its host name (--tls-skip-hostname-verify)\n"
+            : "  TLS: on, server certificate verified\n";
     if (config.cluster)
         out += "  cluster: " + std::to_string(test.nodes.size()) + " masters\n";
     for (const char* key : { "save", "appendonly" }) {

@@ -30,6 +30,7 @@ void writeEndpoint(JsonWriter& w, const Endpoint& endpoint)
     if (endpoint.tls) {
         // Paths and names only: never key material.
         w.field("tlsVerified", !endpoint.tlsSettings.insecure);
+        w.field("tlsHostnameVerified", !endpoint.tlsSettings.insecure && !endpoint.tlsSettings.skipHostnameVerify);
         w.field("tlsCaCert", endpoint.tlsSettings.caCert);
         w.field("tlsClientCert", endpoint.tlsSettings.cert);
         w.field("tlsSni", endpoint.tlsSettings.sni);
@@ -258,6 +259,7 @@ void writeTest(JsonWriter& w, const TestResult& t)
         w.field("connectErrors", p.connectErrors);
         w.field("unanswered", p.unanswered);
         w.field("redirects", p.redirects);
+        w.field("connections", p.connections);
         w.field("p50Ms", ms(p.p50));
         w.field("p99Ms", ms(p.p99));
         w.field("p999Ms", ms(p.p999));

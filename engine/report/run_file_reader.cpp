@@ -391,6 +391,7 @@ void readInterval(const Node& n, IntervalPoint& p)
     optUint64(n, "reconnects", p.reconnects);
     optUint64(n, "connectErrors", p.connectErrors);
     optUint64(n, "unanswered", p.unanswered);
+    optUint64(n, "connections", p.connections);
     auto latency = [&](const char* key, std::uint64_t& out) {
         if (auto c = n.get(key)) {
             const double v = c->nonNegative(true);

@@ -13,6 +13,7 @@ IntervalPoint toIntervalPoint(const IntervalStats& stats, double start, double e
     p.connectErrors = stats.connectErrors;
     p.unanswered = stats.unanswered;
     p.redirects = stats.moved + stats.asked;
+    p.connections = stats.openConnections;
     LatencyHistogram all;
     for (const CommandCounters& command : stats.commands) {
         p.requests += command.requests;

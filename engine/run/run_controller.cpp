@@ -163,10 +163,12 @@ RunResult RunController::run()
                 m_onTest(test, result.environment);
             const RunStatus status = test.status;
             const std::string failure = test.failure;
+            const std::string failureReply = test.failureReply;
             round.push_back(std::move(test));
             if (status == RunStatus::Failed) {
                 result.status = RunStatus::Failed;
                 result.failure = failure;
+                result.failureReply = failureReply;
                 break;
             }
             if (status == RunStatus::Stopped)
@@ -367,6 +369,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (phase == Worker::Phase::Failed || m_cancel.load()) {
             test.status = m_cancel.load() ? RunStatus::Stopped : RunStatus::Failed;
             test.failure = m_cancel.load() ? std::string() : worker->failure();
+            test.failureReply = m_cancel.load() ? std::string() : worker->failureReply();
             stopAll(true);
             joinAll();
             return test;
@@ -385,6 +388,15 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         : 0;
     for (auto& worker : workers)
         worker->start(startNs, warmupEndNs, endNs);
+    // Each interval records the connections open at its start (a ramp's
+    // step shows in the interval it begins in).
+    auto openConnections = [&] {
+        std::uint64_t open = 0;
+        for (auto& worker : workers)
+            open += worker->openConnections();
+        return open;
+    };
+    std::uint64_t openAtIntervalStart = openConnections();
 
     IntervalStats total(commandCount);
     IntervalStats interval(commandCount);
@@ -418,6 +430,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             failed = failed || phase == Worker::Phase::Failed;
             worker->collect(interval);
         }
+        interval.openConnections = openAtIntervalStart;
+        openAtIntervalStart = openConnections();
         const std::uint64_t now = nowNs();
         const bool warmup = now < warmupEndNs;
         const double elapsed = warmup ? 0.0 : static_cast<double>(now - warmupEndNs) / 1e9;
@@ -470,6 +484,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
+    rest.openConnections = openAtIntervalStart;
     total.mergeFrom(rest);
     // What the workers counted after the last tick (a failing or cancelled
     // run can end between ticks) is the series' last point, so the series
@@ -549,6 +564,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (worker->phase() == Worker::Phase::Failed) {
             test.status = RunStatus::Failed;
             test.failure = worker->failure();
+            test.failureReply = worker->failureReply();
             break;
         }
     }

@@ -40,6 +40,7 @@ struct IntervalPoint {
     std::uint64_t connectErrors = 0;
     std::uint64_t unanswered = 0;
     std::uint64_t redirects = 0;         // cluster: MOVED + ASK followed
+    std::uint64_t connections = 0;       // benchmark connections open at its start (staircase ramp)
     // Latency of replies completed in this interval, ns.
     std::uint64_t p50 = 0, p99 = 0, p999 = 0, max = 0;
     double mean = 0;
@@ -142,6 +143,7 @@ struct TestResult {
     ServerCrossCheck crossCheck;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed
+    std::string failureReply;            // the server's error reply behind it, if one (printable)
 
     double requestsPerSecond() const { return seconds > 0 ? requests / seconds : 0; }
 };
@@ -198,6 +200,7 @@ struct RunResult {
     std::vector<TestResult> tests;
     RunStatus status = RunStatus::Completed;
     std::string failure;
+    std::string failureReply;            // as TestResult::failureReply
     double totalSeconds = 0;
     std::optional<CleanupResult> cleanup;   // only when a clean-up ran
 };

@@ -71,6 +71,7 @@ Worker::Worker(WorkerPlan plan)
         client->generator = m_plan.generators->create(client->index, m_plan.totalClients, m_plan.seed);
         if (m_clientStats)
             client->stats = std::make_unique<ClientStats>(client->index, m_plan.commandCount);
+        client->deferred = m_plan.activationOffsetsNs[i] > 0;
         Client& ref = *client;
         m_clients.push_back(std::move(client));
         if (m_cluster) {
@@ -130,6 +131,12 @@ std::string Worker::failure() const
     return m_failure;
 }
 
+std::string Worker::failureReply() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_failureReply;
+}
+
 void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs)
 {
     std::lock_guard lock(m_mutex);
@@ -186,7 +193,7 @@ void Worker::setPhase(Phase phase)
         m_plan.completion->notify();
 }
 
-void Worker::fail(const std::string& why)
+void Worker::fail(const std::string& why, std::string_view serverReply)
 {
     m_failed = true;
     {
@@ -194,6 +201,7 @@ void Worker::fail(const std::string& why)
         if (m_phase != Phase::Failed) {
             m_phase = Phase::Failed;
             m_failure = why;
+            m_failureReply = printable(serverReply);
         }
         m_changed.notify_all();
     }
@@ -261,21 +269,27 @@ void Worker::run()
 void Worker::connectPhase()
 {
     IoEvent events[kMaxEvents];
-    const std::size_t total = m_connections.size();
+    // A staircase ramp's later steps connect when their step starts
+    // (measured phase), as memtier's do: the server sees the steps.
+    std::vector<Connection*> initial;
+    for (auto& c : m_connections)
+        if (!c->client->deferred)
+            initial.push_back(c.get());
+    const std::size_t total = initial.size();
     m_connecting = total;
-    m_open = total;
+    m_open = m_connections.size();
     std::size_t opened = 0;
     std::uint64_t nextTimeoutCheck = 0;
     while (m_connecting > 0 && !m_failed && !m_cancel.load(std::memory_order_relaxed)) {
         const std::size_t ready = total - m_connecting;
         while (opened < total && opened - ready < kMaxPendingConnects)
-            if (!openConnection(*m_connections[opened++], nowNs()))
+            if (!openConnection(*initial[opened++], nowNs()))
                 return;
         const std::uint64_t now = nowNs();
         if (now >= nextTimeoutCheck) {
             nextTimeoutCheck = now + 50'000'000;
             for (std::size_t i = 0; i < opened; ++i) {
-                const Connection& c = *m_connections[i];
+                const Connection& c = *initial[i];
                 const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Handshaking
                     || c.state == Connection::State::Setup;
                 if (pending && now - c.connectStartNs > m_connectTimeoutNs) {
@@ -309,8 +323,12 @@ void Worker::measuredPhase()
         if (m_plan.intervalNs)
             client.nextDueNs = client.activeFromNs
                 + m_plan.intervalNs * client.index / std::max<std::size_t>(1, m_plan.totalClients);
-        if (!m_plan.idle)
+        if (client.deferred) {   // connects at its step (runDueTimers)
+            m_timers.push(Timer { client.activeFromNs, &client, nullptr });
+            client.timerArmed = true;
+        } else if (!m_plan.idle) {
             refill(client);
+        }
     }
 
     // Hands data over ten times per controller tick: the two clocks are not
@@ -389,8 +407,22 @@ void Worker::runDueTimers(std::uint64_t now)
         }
         Client& client = *timer.client;
         client.timerArmed = false;
-        if (!client.done)
-            refill(client);
+        if (client.done)
+            continue;
+        if (client.deferred) {
+            // Its ramp step has come: connect; the first requests go out
+            // once the connection is set up (onTransportReady / onBytes).
+            client.deferred = false;
+            if (!issuingAllowed(now)) {
+                finishClientIfDone(client);
+                continue;
+            }
+            for (Connection* c : client.connections)
+                if (c && !openConnection(*c, now))
+                    return;
+            continue;
+        }
+        refill(client);
     }
 }
 
@@ -403,6 +435,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
     Client& client = *c.client;
     bool measured = false;
     std::string problem;
+    std::string problemReply;   // the server's error reply behind `problem`, if it is one
 
     c.scanner.feed(received, [&](const ReplyInfo& reply) {
         if (!problem.empty())
@@ -414,6 +447,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
         if (reply.type == ReplyType::Error && reply.errorText.starts_with("ERR max number of clients reached")) {
             problem = describeNode(c.node) + " refused the connection: " + printable(reply.errorText)
                 + " (raise its maxclients or use fewer connections)";
+            problemReply = reply.errorText;
             if (c.setupPending == 0 && c.inflight > 0) {
                 c.pop();
                 --client.inflight;
@@ -425,6 +459,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
             ++m_setupReplies[c.setupIndex];   // the server counted it, error or not
             if (reply.type == ReplyType::Error) {
                 problem = describeSetupFailure(m_setup[c.setupIndex], reply.errorText);
+                problemReply = reply.errorText;
                 return;
             }
             ++c.setupIndex;
@@ -523,7 +558,7 @@ void Worker::onBytes(Connection& c, std::string_view received)
         return;
     }
     if (!problem.empty()) {
-        fail(problem);
+        fail(problem, problemReply);
         return;
     }
     if (m_cluster)

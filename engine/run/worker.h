@@ -79,6 +79,9 @@ public:
     // --- controller side, thread-safe ---
     Phase phase() const;
     std::string failure() const;
+    // The server's error reply that failed the worker (client limit reached,
+    // AUTH refused…), or "" when the failure was not one.
+    std::string failureReply() const;
     // Releases the worker into its measured phase. Times are steady-clock ns.
     void start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs);
     void requestStop();     // stop issuing, drain what is in flight
@@ -99,6 +102,9 @@ public:
     // RunConfig::perClientStats: what each of its clients measured, moved
     // out. Only once its thread has ended.
     std::vector<ClientStats> takeClientStats();
+    // Sockets open now (connecting or connected): what the server sees of
+    // this worker, e.g. a staircase ramp's steps. Any thread.
+    std::uint64_t openConnections() const { return m_openSockets.load(std::memory_order_relaxed); }
 
 private:
     struct Client;
@@ -156,7 +162,7 @@ private:
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
     void failOverNode(Connection& c);
-    void fail(const std::string& why);
+    void fail(const std::string& why, std::string_view serverReply = {});
     void publish();
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
@@ -195,11 +201,13 @@ private:
     std::condition_variable m_changed;
     Phase m_phase = Phase::Connecting;
     std::string m_failure;
+    std::string m_failureReply;
     IoBackend m_transport = IoBackend::Epoll;
     bool m_startSignalled = false;
     IntervalStats m_outbox;
     std::atomic<bool> m_stop { false };
     std::atomic<bool> m_cancel { false };
+    std::atomic<std::uint64_t> m_openSockets { 0 };
 };
 
 } // namespace tacho::engine

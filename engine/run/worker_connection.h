@@ -26,6 +26,7 @@ struct Worker::Client {
     std::uint64_t activeFromNs = 0;         // staircase ramp: issues nothing before this
     std::uint64_t lastReplyNs = 0;          // for the client gap
     bool exhausted = false;                 // the generator has nothing more
+    bool deferred = false;                  // staircase ramp: connects when its step starts
     bool timerArmed = false;                // waiting in the timer heap
     bool done = false;
 };

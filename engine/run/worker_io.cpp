@@ -35,6 +35,7 @@ void Worker::closeSocket(Connection& c)
     c.sendBusy = false;
     ::close(c.fd);
     c.fd = -1;
+    m_openSockets.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // Nanosecond timeouts: open-loop schedules need better than milliseconds.
@@ -54,6 +55,7 @@ bool Worker::openConnection(Connection& c, std::uint64_t now)
              + (errno == EMFILE ? " (raise the open-files limit: ulimit -n)" : ""));
         return false;
     }
+    m_openSockets.fetch_add(1, std::memory_order_relaxed);
     if (!address.isUnix()) {
         int one = 1;
         setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

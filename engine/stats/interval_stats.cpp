@@ -75,6 +75,7 @@ void IntervalStats::mergeFrom(const IntervalStats& other)
     scanPasses += other.scanPasses;
     maxSendLagNs = std::max(maxSendLagNs, other.maxSendLagNs);
     lastReplyNs = std::max(lastReplyNs, other.lastReplyNs);
+    openConnections = std::max(openConnections, other.openConnections);
     for (std::size_t i = 0; i < kErrorKinds; ++i)
         errorsByKind[i] += other.errorsByKind[i];
     for (const auto& text : other.distinctErrors)
@@ -94,7 +95,7 @@ void IntervalStats::clear()
     moved = asked = retried = redirectFailures = topologyRefreshes = 0;
     clientGap.reset();
     reconnects = connectErrors = warmupRequests = unanswered = replyTimeouts = maxSendLagNs = 0;
-    lastReplyNs = scanKeys = scanPasses = 0;
+    lastReplyNs = scanKeys = scanPasses = openConnections = 0;
     errorsByKind.fill(0);
     distinctErrors.clear();
     lastError.clear();

@@ -60,6 +60,9 @@ struct IntervalStats {
     std::uint64_t scanKeys = 0;      // SCAN iteration: keys the replies returned
     std::uint64_t scanPasses = 0;    // SCAN iteration: replies with cursor 0 (iterations completed)
     std::uint64_t lastReplyNs = 0;   // steady clock, latest measured reply
+    // Set by the controller, not the workers: the benchmark connections open
+    // at the start of the interval (merged: the most of its ticks).
+    std::uint64_t openConnections = 0;
     std::array<std::uint64_t, kErrorKinds> errorsByKind {};
     std::vector<std::string> distinctErrors;   // first distinct messages
     std::string lastError;                      // most recent error message

@@ -409,8 +409,6 @@ private slots:
         row("P big", {"-P", "100001"}, "-P: ", "between 1 and 100000");
         row("threads 0", {"--threads", "0"}, "--threads: ", "between 1 and 64");
         row("threads 65", {"-c", "100", "--threads", "65"}, "--threads: ", "between 1 and 64");
-        row("threads > c", {"-c", "2", "--threads", "4"}, "--threads: ", "cannot exceed -c");
-        row("threads > c default", {"--threads", "8", "-c", "4"}, "--threads: ", "cannot exceed -c");
         row("p 0", {"-p", "0"}, "-p: ", "between 1 and 65535");
         row("p big", {"-p", "65536"}, "-p: ", "between 1 and 65535");
         row("dbnum neg", {"--dbnum", "-1"}, "--dbnum: ", "(got -1)");

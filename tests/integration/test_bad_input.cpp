@@ -175,7 +175,7 @@ private slots:
         row("--duration inf", rb + QStringList { "--duration", "inf" }, "--duration: 'inf' is not a number of seconds");
         row("--warmup 1,5", rb + QStringList { "--warmup", "1,5" }, "--warmup: '1,5' is not a number of seconds");
         row("-k yes", rb + QStringList { "-k", "yes" }, "-k: must be 0 or 1 (got yes)");
-        row("-u scheme", rb + QStringList { "-u", "http://h:1" }, "-u: the URI does not start with redis:// or rediss:// (it starts with 'http:')");
+        row("-u scheme", rb + QStringList { "-u", "http://h:1" }, "-u: the URI does not start with redis://, rediss://, valkey:// or valkeys:// (it starts with 'http:')");
         row("-u port", rb + QStringList { "-u", "redis://h:99999" }, "-u: bad port '99999' (must be 1..65535)");
         row("-u port text", rb + QStringList { "-u", "redis://h:port" }, "-u: bad port 'port'");
         row("-u database", rb + QStringList { "-u", "redis://h:6379/x" }, "-u: bad database number 'x'");
@@ -211,7 +211,6 @@ private slots:
             "--seed: 18446744073709551616 is too large (at most 18446744073709551615)", "must be at least 0");
         row("-r 2^64", rb + QStringList { "-r", "18446744073709551616" }, "-r: 18446744073709551616 is too large (at most 1000000000000)");
         // Conflicting.
-        row("--threads > -c", rb + QStringList { "--threads", "4", "-c", "2" }, "--threads: 4 threads cannot exceed -c (2 clients)");
         row("-x without command", rb + QStringList { "-x" }, "-x: needs a command on the command line");
         row("-t unknown", rb + QStringList { "-t", "nosuch" }, "-t: unknown test 'nosuch'");
         row("-t unknowns", rb + QStringList { "-t", "set,nosuch,bogus" }, "-t: unknown tests 'nosuch', 'bogus'");
@@ -256,7 +255,7 @@ private slots:
         row("--command unbalanced", mt + QStringList { "--command=set \"x" }, "--command: unbalanced quotes");
         row("--command __data__", mt + QStringList { "--command=set __key__ x__data__" }, "--command: __data__ must be a whole argument");
         row("--command-stats-breakdown=x", mt + QStringList { "--command-stats-breakdown=x" }, "--command-stats-breakdown: must be command or line");
-        row("--uri=http", mt + QStringList { "--uri=http://x" }, "--uri: the URI does not start with redis:// or rediss:// (it starts with 'http:')");
+        row("--uri=http", mt + QStringList { "--uri=http://x" }, "--uri: the URI does not start with redis://, rediss://, valkey:// or valkeys:// (it starts with 'http:')");
         row("--reconnect-backoff-factor=0", mt + QStringList { "--reconnect-backoff-factor=0" }, "--reconnect-backoff-factor: must be greater than 0 (got 0)");
         row("--data-size-pattern=X", mt + QStringList { "--data-size-range=1-10", "--data-size-pattern=X" }, "--data-size-pattern: must be R or S");
         // Out of range.
@@ -342,7 +341,7 @@ private slots:
         row("--duration 0", lat + QStringList { "--duration", "0" }, "--duration: must be greater than 0 seconds (got 0)");
         row("--duration abc", lat + QStringList { "--duration", "abc" }, "--duration: 'abc' is not a number of seconds");
         row("-h empty", lat + QStringList { "-h", "" }, "-h: the value must not be empty");
-        row("-u scheme", lat + QStringList { "-u", "ftp://x" }, "-u: the URI does not start with redis:// or rediss:// (it starts with 'ftp:')");
+        row("-u scheme", lat + QStringList { "-u", "ftp://x" }, "-u: the URI does not start with redis://, rediss://, valkey:// or valkeys:// (it starts with 'ftp:')");
         row("unknown", lat + QStringList { "--bogus" }, "unrecognized option '--bogus'");
         row("positional", lat + QStringList { "x" }, "unexpected argument 'x'");
     }

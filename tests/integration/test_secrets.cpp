@@ -290,7 +290,7 @@ private slots:
         QVERIFY2(leakedSecret(r.out).isEmpty(), qPrintable(describe(r)));
         QVERIFY2(leakedSecret(r.err).isEmpty(), qPrintable(describe(r)));
         if (QString(QTest::currentDataTag()).contains("scheme typo"))   // still says what is wrong
-            QVERIFY2(r.err.contains("does not start with redis:// or rediss://") && r.err.contains("(it starts with '"),
+            QVERIFY2(r.err.contains("does not start with redis://, rediss://, valkey:// or valkeys://") && r.err.contains("(it starts with '"),
                      qPrintable(describe(r)));
     }
 
