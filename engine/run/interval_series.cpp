@@ -108,6 +108,8 @@ SecondSeriesBuilder::SecondSeriesBuilder(std::vector<std::string> commandNames, 
 
 void SecondSeriesBuilder::add(const IntervalStats& tick, double startSeconds, std::vector<SecondPoint>& series)
 {
+    if (m_percentiles.empty())
+        return;   // not asked for
     const auto second = static_cast<std::size_t>(std::max(0.0, std::floor(startSeconds + 1e-9)));
     if (m_hasPending && second != m_second)
         finish(series);

@@ -46,6 +46,7 @@ private:
 // tick on the controller's thread, none per request.
 class SecondSeriesBuilder {
 public:
+    // No percentiles: builds nothing.
     SecondSeriesBuilder(std::vector<std::string> commandNames, std::vector<double> percentiles);
 
     void add(const IntervalStats& tick, double startSeconds, std::vector<SecondPoint>& series);

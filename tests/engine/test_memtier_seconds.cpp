@@ -91,6 +91,17 @@ private slots:
         QCOMPARE(series[2].commands[1].maxNs, second.max());
     }
 
+    // Runs that do not ask (every dialect but memtier's) keep no seconds.
+    void noPercentilesKeepsNothing()
+    {
+        SecondSeriesBuilder builder({ "SET" }, {});
+        std::vector<SecondPoint> series;
+        builder.add(tick(1, 0, { 100'000 }), 0.0, series);
+        builder.add(tick(1, 0, { 100'000 }), 1.0, series);
+        builder.finish(series);
+        QVERIFY(series.empty());
+    }
+
     // Lines that share a name (memtier groups them into one row) get the
     // exact percentiles of their merged histograms.
     void linesSharingANameAreMergedExactly()
