@@ -28,6 +28,7 @@ TACHO_PACKAGES=(
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
   clang libclang-rt-14-dev llvm
   libnss-wrapper
+  libhdrhistogram-java default-jre-headless
 )
 
 TACHO_HOST=127.0.0.1

@@ -579,10 +579,10 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
     config.threads = static_cast<int>(inv.threads);
     config.connections = static_cast<int>(connections);
     config.pipelineBatches = false;
-    // Ticks stay at the engine's 0.1 s: the report adds them up into
-    // memtier's seconds. (One-second ticks would give per-second percentiles,
-    // but a worker's data can land in the controller's next tick, a whole
-    // second late.)
+    // Ticks stay at the engine's 0.1 s (one-second ticks could put a
+    // worker's data a whole second late); the engine merges them into
+    // memtier's seconds, keeping the printed percentiles of each.
+    config.secondPercentiles = inv.percentiles;
     if (testTimeGiven) {
         config.durationSeconds = inv.testTimeSeconds;
         config.requests = 0;

@@ -98,6 +98,9 @@ void writeConfiguration(JsonWriter& w, const MemtierInvocation& inv)
     fileOrNull("cacert", tls.caCert);
     w.field("tls_skip_verify", tls.insecure ? "true" : "false");
     fileOrNull("sni", tls.sni);
+    // Options Tacho refuses (--data-verify, the WAIT options, …) are echoed
+    // with memtier's values for "not given".
+    fileOrNull("client_stats", inv.clientStatsPrefix);
     w.field("run_count", inv.runCount);
     w.field("debug", 0);
     w.field("requests", wl.allKeys ? allKeysPerClient(inv) : inv.requestsPerClient);
@@ -117,18 +120,28 @@ void writeConfiguration(JsonWriter& w, const MemtierInvocation& inv)
     w.field("data_size_list", list);
     w.field("data_size_pattern", v.sizeFollowsKey ? "S" : "R");
     w.field("expiry_range", std::to_string(v.expiryMin) + ":" + std::to_string(v.expiryMax));
+    fileOrNull("data_import", inv.inputFiles.dataImport);
+    w.field("data_verify", "false");
+    w.field("verify_only", "false");
+    w.field("generate_keys", inv.inputFiles.generateKeys ? "true" : "false");
     w.field("key_prefix", wl.keys.prefix);
     w.field("key_minimum", wl.keys.minimum);
     w.field("key_maximum", wl.keys.maximum);
     w.field("key_pattern", inv.keyPatternText);
-    w.field("key_stddev", wl.keys.stddev);
-    w.field("key_median", wl.keys.medianGiven ? wl.keys.median : 0.0);
-    w.field("key_zipf_exp", wl.usesPattern(KeyPattern::Zipf) ? wl.keys.zipfExponent : 0.0);
+    w.key("key_stddev").fixed(wl.keys.stddev, 6);   // memtier's "%f"
+    w.key("key_median").fixed(wl.keys.medianGiven ? wl.keys.median : 0.0, 6);
+    w.key("key_zipf_exp").fixed(wl.usesPattern(KeyPattern::Zipf) ? wl.keys.zipfExponent : 0.0, 6);
     w.field("reconnect_interval", c.reconnectInterval);
     w.field("connection_timeout", inv.connectionTimeoutSeconds);
+    w.field("thread_conn_start_min_jitter_micros", 0);
+    w.field("thread_conn_start_max_jitter_micros", 0);
     w.field("multi_key_get", wl.multiKeyGet);
     w.field("authenticate", c.password.empty() ? "" : "(hidden)");
     w.field("select-db", c.database);
+    w.field("no-expiry", inv.inputFiles.noExpiry ? "true" : "false");
+    w.field("wait-ratio", "0:0");
+    w.field("num-slaves", "0:0");
+    w.field("wait-timeout", "0-0");
     w.field("print-all-runs", inv.printAllRuns ? "true" : "false");
     if (inv.clientsStart > 0) {
         w.field("clients_start", inv.clientsStart);
@@ -240,7 +253,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     std::string outputError;
     if (!checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
                             { "--hdr-file-prefix",
-                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.hgrm" },
+                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.txt" },
                             { "--client-stats", inv.clientStatsPrefix.empty() ? std::string()
                                   : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread) } },
                           &outputError)) {
@@ -523,27 +536,35 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     }
 
     // ---- HdrHistogram files ----
+    // memtier's names and formats: PREFIX_FULL_RUN_<n>.txt (hdr_percentiles_print's
+    // distribution) and .hgrm (an interval log for HistogramLogProcessor); the
+    // same per command as PREFIX_<NAME>_command_run_<n>.
     if (!inv.hdrFilePrefix.empty()) {
         const auto writeHdr = [&](const std::string& base, const LatencyHistogram& h, const std::string& what,
                                   const MemtierRunStats& run) {
             if (h.count() == 0)
                 return;
+            const std::string title = what + " HDR latency histogram results";
             std::string error;
-            if (!writeFileAtomically(base + ".hgrm", hdrPercentileDistribution(h), &error)
-                || !writeFileAtomically(base + ".hlog",
-                                        hdrIntervalLog(h, what + " HDR latency histogram results",
-                                                       run.startEpochSeconds, run.seconds),
-                                        &error)) {
+            err << "Writing " << title << " to " << base << ".txt...\n";
+            if (!writeFileAtomically(base + ".txt", hdrPercentileDistribution(h, HdrTextStyle::C), &error)) {
+                err << kPrefix << error << "\n";
+                status = 1;
+                return;
+            }
+            err << "Writing " << title << " in HistogramLogProcessor format to " << base << ".hgrm...\n";
+            if (!writeFileAtomically(base + ".hgrm", hdrIntervalLog(h, title, run.startEpochSeconds, run.seconds),
+                                     &error)) {
                 err << kPrefix << error << "\n";
                 status = 1;
             }
         };
         const auto writeRun = [&](const MemtierRunStats& run, const std::string& infix, std::size_t number) {
             const std::string n = std::to_string(number);
-            writeHdr(inv.hdrFilePrefix + "_" + infix + "FULL_RUN_" + n, run.totals.latency, "Full Run", run);
+            writeHdr(inv.hdrFilePrefix + "_" + infix + "FULL_RUN_" + n, run.totals.latency, "Full Run command", run);
             if (run.targetRate > 0)
                 writeHdr(inv.hdrFilePrefix + "_" + infix + "FULL_RUN_" + n + "_UNCORRECTED", run.totals.uncorrected,
-                         "Full Run (uncorrected: from the actual send)", run);
+                         "Full Run command (uncorrected: from the actual send)", run);
             for (const MemtierRow& row : run.rows)
                 if (!row.placeholder)
                     writeHdr(inv.hdrFilePrefix + "_" + infix + row.histogramName + "_command_run_" + n, row.latency,

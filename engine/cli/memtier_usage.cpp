@@ -117,9 +117,10 @@ Output:
       --json-out-file=FILE       memtier's JSON report
       --client-stats=PREFIX      Per-connection CSV files, as memtier's:
                                  PREFIX-<run>-<thread>-<client>.csv
-      --hdr-file-prefix=PREFIX   HdrHistogram files: PREFIX_FULL_RUN_1.hgrm
-                                 (percentile distribution) and .hlog (log),
-                                 and the same per command
+      --hdr-file-prefix=PREFIX   HdrHistogram files as memtier's:
+                                 PREFIX_FULL_RUN_1.txt (percentile distribution)
+                                 and .hgrm (log for HistogramLogProcessor), the
+                                 same per command (PREFIX_SET_command_run_1.txt)
       --print-percentiles=LIST   Percentiles in the table (default: 50,99,99.9)
       --hide-histogram           Leave out the latency distribution
       --print-all-runs           With -x, also print every run

@@ -183,6 +183,19 @@ JsonWriter& JsonWriter::value(double number)
     return *this;
 }
 
+JsonWriter& JsonWriter::fixed(double number, int decimals)
+{
+    if (!std::isfinite(number))
+        return null();
+    beforeValue();
+    char buffer[64];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, number, std::chars_format::fixed, decimals);
+    if (result.ec != std::errc())   // too long in fixed notation: the shortest form
+        result = std::to_chars(buffer, buffer + sizeof buffer, number);
+    m_out.append(buffer, result.ptr);
+    return *this;
+}
+
 JsonWriter& JsonWriter::signedInteger(std::int64_t number)
 {
     beforeValue();

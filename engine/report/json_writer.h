@@ -37,6 +37,9 @@ public:
             return unsignedInteger(static_cast<std::uint64_t>(number));
     }
     JsonWriter& null();
+    // A number with exactly `decimals` decimals ("0.00"), for formats whose
+    // readers expect printf's fixed notation (memtier's JSON).
+    JsonWriter& fixed(double number, int decimals);
 
     // key(name) then value(v).
     template <class T>

@@ -37,13 +37,6 @@ std::string padRight(const std::string& s, std::size_t width)
 
 double ms(std::uint64_t ns) { return double(ns) / kNsPerMs; }
 
-// For JSON: the value rounded to `decimals` places, written shortest.
-double rounded(double value, int decimals)
-{
-    const double scale = std::pow(10.0, decimals);
-    return std::isfinite(value) ? std::round(value * scale) / scale : 0.0;
-}
-
 // memtier's row names: "SET" → "Sets".
 std::string typeName(const std::string& command)
 {
@@ -67,6 +60,8 @@ void finishRates(MemtierRow& row, double seconds)
     row.kbTxPerSec = double(row.bytesTx) / 1024.0 / seconds;
 }
 
+// Seconds of several lines or runs added up: counts, bytes, min, max and
+// means stay exact; percentiles of parts do not add up, so none are kept.
 void addSeries(std::vector<MemtierSecond>& into, const std::vector<MemtierSecond>& from)
 {
     if (into.size() < from.size())
@@ -74,14 +69,20 @@ void addSeries(std::vector<MemtierSecond>& into, const std::vector<MemtierSecond
     for (std::size_t i = 0; i < from.size(); ++i) {
         MemtierSecond& a = into[i];
         const MemtierSecond& b = from[i];
+        if (b.count == 0) {
+            a.bytesRx += b.bytesRx;
+            a.bytesTx += b.bytesTx;
+            continue;
+        }
         const std::uint64_t count = a.count + b.count;
-        a.meanMs = count ? (a.meanMs * double(a.count) + b.meanMs * double(b.count)) / double(count) : 0;
+        a.meanMs = (a.meanMs * double(a.count) + b.meanMs * double(b.count)) / double(count);
+        a.minMs = a.count ? std::min(a.minMs, b.minMs) : b.minMs;
         a.maxMs = std::max(a.maxMs, b.maxMs);
         a.count = count;
-        a.hasBytes = a.hasBytes && b.hasBytes;
         a.bytesRx += b.bytesRx;
         a.bytesTx += b.bytesTx;
-        a.hasPercentiles = false;   // percentiles of parts do not add up
+        a.hasPercentiles = false;
+        a.percentileMs.clear();
     }
 }
 
@@ -98,87 +99,37 @@ void addCommand(MemtierRow& row, const CommandResult& command)
     row.uncorrected.add(command.uncorrectedLatency);
 }
 
-// memtier's Time-Serie is keyed by whole seconds since the start; the
-// engine's ticks (0.1 s, or cut short when a worker finishes) are added up
-// into the second they start in: counts, bytes, means and maxima add up
-// exactly; percentiles survive only where one tick had all the replies.
-std::size_t secondOf(const IntervalPoint& point)
+MemtierSecond toSecond(const SecondSummary& s)
 {
-    return static_cast<std::size_t>(std::max(0.0, std::floor(point.startSeconds + 1e-9)));
+    MemtierSecond second;
+    second.count = s.requests;
+    second.bytesRx = s.bytesReceived;
+    second.bytesTx = s.bytesSent;
+    second.minMs = ms(s.minNs);
+    second.maxMs = ms(s.maxNs);
+    second.meanMs = s.meanNs / kNsPerMs;
+    second.hasPercentiles = s.requests > 0;
+    for (std::uint64_t ns : s.percentileNs)
+        second.percentileMs.push_back(ms(ns));
+    return second;
 }
 
-std::vector<MemtierSecond> bySecond(const std::vector<std::pair<std::size_t, MemtierSecond>>& intervals)
+// memtier's Time-Serie of one command line (index), of every line sharing
+// a name (`name`, when several do), or of all (`index` past the commands).
+std::vector<MemtierSecond> secondSeries(const TestResult& test, std::size_t index, const std::string* name = nullptr)
 {
     std::vector<MemtierSecond> series;
-    std::vector<int> parts;
-    for (const auto& [at, part] : intervals) {
-        if (series.size() <= at) {
-            series.resize(at + 1);
-            parts.resize(at + 1, 0);
+    for (const SecondPoint& point : test.perSecond) {
+        const SecondSummary* s = &point.total;
+        if (name) {
+            const auto it = point.byName.find(*name);
+            s = it != point.byName.end() ? &it->second : nullptr;
+        } else if (index < test.commands.size()) {
+            s = index < point.commands.size() ? &point.commands[index] : nullptr;
         }
-        MemtierSecond& second = series[at];
-        if (parts[at]++ == 0) {
-            second = part;
-            continue;
-        }
-        const std::uint64_t count = second.count + part.count;
-        if (second.count == 0 && part.hasPercentiles) {
-            second.hasPercentiles = true;
-            second.p50Ms = part.p50Ms;
-            second.p99Ms = part.p99Ms;
-            second.p999Ms = part.p999Ms;
-        } else if (part.count > 0) {
-            second.hasPercentiles = false;
-        }
-        second.meanMs = count ? (second.meanMs * double(second.count) + part.meanMs * double(part.count)) / double(count)
-                              : 0;
-        second.maxMs = std::max(second.maxMs, part.maxMs);
-        second.count = count;
-        second.hasBytes = second.hasBytes && part.hasBytes;
-        second.bytesRx += part.bytesRx;
-        second.bytesTx += part.bytesTx;
+        series.push_back(s ? toSecond(*s) : MemtierSecond {});
     }
     return series;
-}
-
-std::vector<MemtierSecond> commandSeries(const TestResult& test, std::size_t index)
-{
-    std::vector<std::pair<std::size_t, MemtierSecond>> series;
-    for (const IntervalPoint& point : test.intervals) {
-        MemtierSecond second;
-        if (index < point.commands.size()) {
-            const CommandInterval& c = point.commands[index];
-            second.count = c.requests;
-            second.meanMs = c.mean / kNsPerMs;
-            second.maxMs = ms(c.max);
-            second.hasPercentiles = c.requests > 0;
-            second.p50Ms = ms(c.p50);
-            second.p99Ms = ms(c.p99);
-            second.p999Ms = ms(c.p999);
-        }
-        series.emplace_back(secondOf(point), second);
-    }
-    return bySecond(series);
-}
-
-std::vector<MemtierSecond> totalSeries(const TestResult& test)
-{
-    std::vector<std::pair<std::size_t, MemtierSecond>> series;
-    for (const IntervalPoint& point : test.intervals) {
-        MemtierSecond second;
-        second.count = point.requests;
-        second.meanMs = point.mean / kNsPerMs;
-        second.maxMs = ms(point.max);
-        second.hasBytes = true;
-        second.bytesRx = point.bytesReceived;
-        second.bytesTx = point.bytesSent;
-        second.hasPercentiles = point.requests > 0;
-        second.p50Ms = ms(point.p50);
-        second.p99Ms = ms(point.p99);
-        second.p999Ms = ms(point.p999);
-        series.emplace_back(secondOf(point), second);
-    }
-    return bySecond(series);
 }
 
 } // namespace
@@ -188,7 +139,7 @@ std::vector<std::uint64_t> memtierActiveClients(const TestResult& test, double e
     std::vector<std::uint64_t> perSecond;
     std::uint64_t atEnd = 0;
     for (const IntervalPoint& point : test.intervals) {
-        const std::size_t second = secondOf(point);
+        const auto second = static_cast<std::size_t>(std::max(0.0, std::floor(point.startSeconds + 1e-9)));
         if (perSecond.size() <= second)
             perSecond.resize(second + 1, 0);
         if (point.startSeconds < endSeconds)
@@ -226,6 +177,7 @@ MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<s
     stats.reconnects = test.reconnects;
     stats.targetRate = test.targetRate;
     stats.maxSendLagNs = test.maxSendLagNs;
+    stats.secondPercentiles = test.perSecondPercentiles;
 
     const auto nameOf = [&](std::size_t i) {
         return i < commandNames.size() ? commandNames[i] : (i < test.commands.size() ? test.commands[i].name : "");
@@ -238,7 +190,7 @@ MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<s
             row.histogramName = names[i][1];
             if (i < test.commands.size()) {
                 addCommand(row, test.commands[i]);
-                row.series = commandSeries(test, i);
+                row.series = secondSeries(test, i);
             }
             if (i == 0)
                 row.hits = row.misses = 0;   // memtier counts hits and misses for GETs only
@@ -248,6 +200,7 @@ MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<s
         waits.type = "Waits";
         waits.histogramName = "WAIT";
         waits.placeholder = true;
+        waits.series.resize(test.perSecond.size());   // memtier lists every second, Count 0
         stats.rows.push_back(std::move(waits));
     } else {
         std::map<std::string, std::size_t> rowOf;
@@ -268,10 +221,11 @@ MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<s
                 r = it->second;
             }
             addCommand(stats.rows[r], test.commands[i]);
+            // A row of several lines takes the engine's exact seconds of their name.
             if (linesInRow[r]++ == 0)
-                stats.rows[r].series = commandSeries(test, i);
+                stats.rows[r].series = secondSeries(test, i);
             else
-                addSeries(stats.rows[r].series, commandSeries(test, i));
+                stats.rows[r].series = secondSeries(test, i, &name);
         }
     }
 
@@ -288,7 +242,7 @@ MemtierRunStats memtierStatsFromTest(const TestResult& test, const std::vector<s
         totals.hits += row.hits;
         totals.misses += row.misses;
     }
-    totals.series = totalSeries(test);
+    totals.series = secondSeries(test, test.commands.size());
     finishRates(totals, stats.seconds);
     return stats;
 }
@@ -544,48 +498,48 @@ std::string formatMemtierOpenLoop(const MemtierRunStats& stats, const std::vecto
 
 namespace {
 
-void writeRowJson(JsonWriter& w, const MemtierRow& row, const std::vector<double>& percentiles, double seconds,
-                  std::uint64_t connectionErrors)
+// memtier writes its numbers with printf's fixed decimals ("0.00", "%.3f"
+// latencies); its readers see the same text from us.
+void writeRowJson(JsonWriter& w, const MemtierRow& row, const std::vector<double>& percentiles,
+                  const std::vector<double>& secondPercentiles, double seconds, std::uint64_t connectionErrors)
 {
     w.key(row.type).beginObject();
     w.field("Count", row.count);
-    w.field("Ops/sec", rounded(row.opsPerSec, 2));
-    w.field("Hits/sec", rounded(row.hitsPerSec, 2));
-    w.field("Misses/sec", rounded(row.missesPerSec, 2));
-    w.field("Connection Errors/sec", rounded(seconds > 0 ? double(connectionErrors) / seconds : 0, 2));
+    w.key("Ops/sec").fixed(row.opsPerSec, 2);
+    w.key("Hits/sec").fixed(row.hitsPerSec, 2);
+    w.key("Misses/sec").fixed(row.missesPerSec, 2);
+    w.key("Connection Errors/sec").fixed(seconds > 0 ? double(connectionErrors) / seconds : 0, 2);
     w.field("Connection Errors", connectionErrors);
     const bool samples = row.latency.count() > 0;
     // The count-weighted mean, also for Totals (memtier writes 0.0 there).
     const double mean = samples ? row.latency.mean() / kNsPerMs : 0.0;
-    w.field("Latency", rounded(mean, 3));
-    w.field("Average Latency", rounded(mean, 3));
+    w.key("Latency").fixed(mean, 3);
+    w.key("Average Latency").fixed(mean, 3);
     w.field("Accumulated Latency",
             static_cast<std::uint64_t>(row.latency.mean() * double(row.latency.count()) / kNsPerMs));
-    w.field("Min Latency", rounded(samples ? ms(row.latency.min()) : 0.0, 3));
-    w.field("Max Latency", rounded(samples ? ms(row.latency.max()) : 0.0, 3));
-    w.field("KB/sec", rounded(row.kbPerSec, 2));
-    w.field("KB/sec RX/TX", rounded(row.kbPerSec, 2));
-    w.field("KB/sec RX", rounded(row.kbRxPerSec, 2));
-    w.field("KB/sec TX", rounded(row.kbTxPerSec, 2));
+    w.key("Min Latency").fixed(samples ? ms(row.latency.min()) : 0.0, 3);
+    w.key("Max Latency").fixed(samples ? ms(row.latency.max()) : 0.0, 3);
+    w.key("KB/sec").fixed(row.kbPerSec, 2);
+    w.key("KB/sec RX/TX").fixed(row.kbPerSec, 2);
+    w.key("KB/sec RX").fixed(row.kbRxPerSec, 2);
+    w.key("KB/sec TX").fixed(row.kbTxPerSec, 2);
     w.key("Time-Serie").beginObject();
     for (std::size_t i = 0; i < row.series.size(); ++i) {
         const MemtierSecond& s = row.series[i];
         w.key(std::to_string(i)).beginObject();
-        if (s.hasBytes) {
-            w.field("Bytes RX", s.bytesRx);
-            w.field("Bytes TX", s.bytesTx);
-        }
+        w.field("Bytes RX", s.bytesRx);
+        w.field("Bytes TX", s.bytesTx);
         w.field("Count", s.count);
         if (s.count > 0) {
-            w.field("Average Latency", rounded(s.meanMs, 3));
+            w.key("Average Latency").fixed(s.meanMs, 3);
             w.field("Accumulated Latency", static_cast<std::uint64_t>(s.meanMs * double(s.count)));
-            w.field("Max Latency", rounded(s.maxMs, 3));
-            if (s.hasPercentiles) {
-                for (double p : percentiles) {
-                    const double value = p == 50 ? s.p50Ms : p == 99 ? s.p99Ms : p == 99.9 ? s.p999Ms : -1;
-                    if (value >= 0)
-                        w.field(truncatedKey(p, 2), rounded(value, 3));
-                }
+            w.key("Min Latency").fixed(s.minMs, 3);
+            w.key("Max Latency").fixed(s.maxMs, 3);
+            for (double p : percentiles) {
+                const auto at = std::find(secondPercentiles.begin(), secondPercentiles.end(), p);
+                const auto k = static_cast<std::size_t>(at - secondPercentiles.begin());
+                if (s.hasPercentiles && k < s.percentileMs.size())
+                    w.key(truncatedKey(p, 2)).fixed(s.percentileMs[k], 3);
             }
         }
         w.endObject();
@@ -593,7 +547,7 @@ void writeRowJson(JsonWriter& w, const MemtierRow& row, const std::vector<double
     w.endObject();
     w.key("Percentile Latencies").beginObject();
     for (double p : percentiles)
-        w.field(truncatedKey(p, 3), rounded(percentileMs(row.latency, p), 3));
+        w.key(truncatedKey(p, 3)).fixed(percentileMs(row.latency, p), 3);
     w.key("Histogram log format").beginObject();
     w.field("Compressed Histogram", row.latency.toCompressedBase64());
     w.endObject();
@@ -606,6 +560,9 @@ void writeRowJson(JsonWriter& w, const MemtierRow& row, const std::vector<double
 void writeMemtierStatsJson(JsonWriter& w, const MemtierRunStats& stats, const std::vector<double>& percentiles,
                            bool withHistogram)
 {
+    // memtier's JSON lists the percentiles sorted (its table keeps the order given).
+    std::vector<double> sorted = percentiles;
+    std::sort(sorted.begin(), sorted.end());
     const auto startMs = static_cast<std::int64_t>(stats.startEpochSeconds * 1000);
     const auto finishMs = static_cast<std::int64_t>((stats.startEpochSeconds + stats.seconds) * 1000);
     w.key("Runtime").beginObject();
@@ -616,8 +573,8 @@ void writeMemtierStatsJson(JsonWriter& w, const MemtierRunStats& stats, const st
     w.field("Interrupted", stats.interrupted ? "true" : "false");
     w.endObject();
     for (const MemtierRow& row : stats.rows)
-        writeRowJson(w, row, percentiles, stats.seconds, 0);
-    writeRowJson(w, stats.totals, percentiles, stats.seconds, stats.connectionErrors);
+        writeRowJson(w, row, sorted, stats.secondPercentiles, stats.seconds, 0);
+    writeRowJson(w, stats.totals, sorted, stats.secondPercentiles, stats.seconds, stats.connectionErrors);
     if (!stats.activeClients.empty()) {
         w.key("Active Clients").beginObject();
         for (std::size_t i = 0; i < stats.activeClients.size(); ++i) {
@@ -634,24 +591,31 @@ void writeMemtierStatsJson(JsonWriter& w, const MemtierRunStats& stats, const st
         w.key(row.histogramName).beginArray();
         for (const PercentileStep& step : percentileSteps(row.latency, kMemtierTicksPerHalfDistance)) {
             w.beginObject();
-            w.field("<=msec", rounded(ms(step.valueNs), 3));
-            w.field("percent", rounded(step.percentile, 3));
+            w.key("<=msec").fixed(ms(step.valueNs), 3);
+            w.key("percent").fixed(step.percentile, 3);
             w.endObject();
         }
         w.endArray();
     }
 }
 
-std::string hdrPercentileDistribution(const LatencyHistogram& histogram)
+std::string hdrPercentileDistribution(const LatencyHistogram& histogram, HdrTextStyle style)
 {
-    std::string out = padLeft("Value", 12) + " " + padLeft("Percentile", 14) + " " + padLeft("TotalCount", 10) + " "
-        + padLeft("1/(1-Percentile)", 14) + "\n\n";
-    for (const PercentileStep& step : percentileSteps(histogram, kHdrTicksPerHalfDistance)) {
+    const bool c = style == HdrTextStyle::C;
+    // Column widths: Java's "%12s %14s %10s %14s" / "%12.3f %2.12f %10d %14.2f";
+    // C's "%12s" each / "%12.3f %12f %12d %12.2f".
+    const std::size_t percentileWidth = c ? 12 : 14, countWidth = c ? 12 : 10, inverseWidth = c ? 12 : 14;
+    std::string out = padLeft("Value", 12) + " " + padLeft("Percentile", percentileWidth) + " "
+        + padLeft("TotalCount", countWidth) + " " + padLeft("1/(1-Percentile)", inverseWidth) + "\n\n";
+    for (const PercentileStep& step :
+         percentileSteps(histogram, c ? kMemtierTicksPerHalfDistance : kHdrTicksPerHalfDistance)) {
         const double fraction = step.percentile / 100.0;
-        out += padLeft(fixed(ms(step.valueNs), 3), 12) + " " + fixed(fraction, 12) + " "
-            + padLeft(std::to_string(step.cumulativeCount), 10);
+        out += padLeft(fixed(ms(step.valueNs), 3), 12) + " " + padLeft(fixed(fraction, c ? 6 : 12), c ? 12 : 0) + " "
+            + padLeft(std::to_string(step.cumulativeCount), countWidth);
         if (step.percentile < 100.0)
-            out += " " + padLeft(fixed(1.0 / (1.0 - fraction), 2), 14);
+            out += " " + padLeft(fixed(1.0 / (1.0 - fraction), 2), inverseWidth);
+        else if (c)
+            out += " " + padLeft("inf", inverseWidth);   // printf of 1/0
         out += "\n";
     }
     // Standard deviation over bucket values, as HdrHistogram computes it.

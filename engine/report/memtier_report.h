@@ -3,10 +3,13 @@
 // the run information lines, the ALL STATS table (and BEST / WORST /
 // AGGREGATED AVERAGE blocks for -x), the "Request Latency Distribution",
 // the JSON blocks of --json-out-file, and HdrHistogram's percentile
-// distribution (.hgrm) and interval log (.hlog) files.
+// distribution and interval log files.
 //
 // Differences from memtier, on purpose: the JSON Totals average latency is
-// the count-weighted mean over every command (memtier writes 0.0); open-loop
+// the count-weighted mean over every command (memtier writes 0.0); a
+// second's percentiles are those of every connection's replies (memtier's
+// merge of its threads keeps the first thread's), and seconds added up over
+// -x runs keep none (they would not be exact); open-loop
 // runs add the achieved vs target rate, the backlog, and latency from the due
 // time (the table's) and from the actual send, each labelled. Latencies are
 // milliseconds, as memtier prints them.
@@ -20,18 +23,16 @@
 
 namespace tacho::engine {
 
-// One second of one row (memtier's "Time-Serie"), added up from the engine's
-// ticks (0.1 s). Counts, bytes (totals only), means and maxima add up exactly;
-// percentiles of ticks do not, so they are kept only for a second whose
-// replies all fell into one tick.
+// One second of one row (memtier's "Time-Serie"), from the engine's
+// per-second summaries (TestResult::perSecond): counts, bytes, min, max,
+// mean and the percentiles are exact for the replies of that second.
+// Seconds added up from several runs keep no percentiles.
 struct MemtierSecond {
     std::uint64_t count = 0;
-    double meanMs = 0;
-    double maxMs = 0;
-    bool hasBytes = false;            // per-command seconds carry no byte counts
     std::uint64_t bytesRx = 0, bytesTx = 0;
-    bool hasPercentiles = false;      // p50, p99, p99.9 only
-    double p50Ms = 0, p99Ms = 0, p999Ms = 0;
+    double minMs = 0, maxMs = 0, meanMs = 0;
+    bool hasPercentiles = false;
+    std::vector<double> percentileMs;   // at MemtierRunStats::secondPercentiles
 };
 
 // One row of the table: a command type, or the totals.
@@ -65,6 +66,7 @@ struct MemtierRunStats {
     // second (memtierActiveClients); empty without a ramp.
     std::vector<std::uint64_t> activeClients;
     std::uint32_t threads = 1;        // for its "Clients per thread"
+    std::vector<double> secondPercentiles;   // what each MemtierSecond's percentileMs holds
 };
 
 // Per second of the test (as the Time-Serie bins its intervals), the most
@@ -123,12 +125,17 @@ struct PercentileStep {
 // and 50 %, as many between 50 and 75 %, and so on, then one at 100 %.
 std::vector<PercentileStep> percentileSteps(const LatencyHistogram& histogram, int ticksPerHalfDistance);
 
-// HdrHistogram's percentile distribution text (the .hgrm that
-// HistogramLogProcessor writes), values in milliseconds.
-std::string hdrPercentileDistribution(const LatencyHistogram& histogram);
+// HdrHistogram's percentile distribution text, values in milliseconds:
+// Java is what HistogramLogProcessor and outputPercentileDistribution write
+// (5 steps per half distance); C is what HdrHistogram_c's
+// hdr_percentiles_print writes, memtier's --hdr-file-prefix .txt (10 steps,
+// "%12f" percentiles, "inf" on the last line).
+enum class HdrTextStyle { Java, C };
+std::string hdrPercentileDistribution(const LatencyHistogram& histogram, HdrTextStyle style = HdrTextStyle::Java);
 // An HdrHistogram interval log (format version 1.3) with one interval
-// covering [startEpochSeconds, +lengthSeconds]; Interval_Max in milliseconds,
-// the histogram in microseconds.
+// covering [startEpochSeconds, +lengthSeconds], as HistogramLogProcessor
+// reads it (memtier's --hdr-file-prefix .hgrm); Interval_Max in
+// milliseconds, the histogram in microseconds.
 std::string hdrIntervalLog(const LatencyHistogram& histogram, const std::string& comment, double startEpochSeconds,
                            double lengthSeconds);
 

@@ -1,6 +1,7 @@
 #include "engine/run/interval_series.h"
 
 #include <cmath>
+#include <map>
 
 namespace tacho::engine {
 
@@ -70,6 +71,110 @@ void IntervalSeriesBuilder::finish(std::vector<IntervalPoint>& series)
         return;
     series.push_back(toIntervalPoint(m_pending, m_pendingStart, m_pendingEnd));
     m_pending.clear();
+    m_hasPending = false;
+}
+
+namespace {
+
+SecondSummary countsOf(const CommandCounters& c)
+{
+    SecondSummary s;
+    s.requests = c.requests;
+    s.errors = c.errors;
+    s.hits = c.hits;
+    s.misses = c.misses;
+    s.bytesSent = c.bytesSent;
+    s.bytesReceived = c.bytesReceived;
+    return s;
+}
+
+void addCounts(SecondSummary& into, const SecondSummary& from)
+{
+    into.requests += from.requests;
+    into.errors += from.errors;
+    into.hits += from.hits;
+    into.misses += from.misses;
+    into.bytesSent += from.bytesSent;
+    into.bytesReceived += from.bytesReceived;
+}
+
+} // namespace
+
+SecondSeriesBuilder::SecondSeriesBuilder(std::vector<std::string> commandNames, std::vector<double> percentiles)
+    : m_names(std::move(commandNames))
+    , m_percentiles(std::move(percentiles))
+    , m_pending(std::max<std::size_t>(1, m_names.size()))
+{
+}
+
+void SecondSeriesBuilder::add(const IntervalStats& tick, double startSeconds, std::vector<SecondPoint>& series)
+{
+    if (m_percentiles.empty())
+        return;   // not asked for
+    const auto second = static_cast<std::size_t>(std::max(0.0, std::floor(startSeconds + 1e-9)));
+    if (m_hasPending && second != m_second)
+        finish(series);
+    for (std::size_t i = 0; i < m_pending.size() && i < tick.commands.size(); ++i)
+        m_pending[i].mergeFrom(tick.commands[i]);
+    m_second = second;
+    m_hasPending = true;
+}
+
+SecondSummary SecondSeriesBuilder::summarize(const LatencyHistogram& latency, SecondSummary counts) const
+{
+    SecondSummary& s = counts;
+    if (latency.count() == 0)
+        return s;
+    s.minNs = latency.min();
+    s.maxNs = latency.max();
+    s.meanNs = latency.mean();
+    for (double p : m_percentiles)
+        s.percentileNs.push_back(latency.valueAtPercentile(p));
+    return s;
+}
+
+void SecondSeriesBuilder::finish(std::vector<SecondPoint>& series)
+{
+    if (!m_hasPending)
+        return;
+    // Seconds without a tick (a stalled controller) stay as empty points.
+    SecondPoint empty;
+    empty.commands.resize(m_pending.size());
+    if (series.size() < m_second)
+        series.resize(m_second, empty);
+    // The total and the shared names reuse one scratch histogram: no
+    // allocation per second.
+    SecondPoint point;
+    SecondSummary total;
+    m_scratch.reset();
+    std::map<std::string, std::vector<std::size_t>> byName;
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        const CommandCounters& c = m_pending[i];
+        point.commands.push_back(summarize(c.latency, countsOf(c)));
+        addCounts(total, countsOf(c));
+        m_scratch.add(c.latency);
+        if (i < m_names.size())
+            byName[m_names[i]].push_back(i);
+    }
+    point.total = summarize(m_scratch, total);
+    for (const auto& [name, indices] : byName) {
+        if (indices.size() < 2)
+            continue;
+        SecondSummary group;
+        m_scratch.reset();
+        for (std::size_t i : indices) {
+            addCounts(group, countsOf(m_pending[i]));
+            m_scratch.add(m_pending[i].latency);
+        }
+        point.byName[name] = summarize(m_scratch, group);
+    }
+    // Tick starts never go back, so the point lands at the end.
+    if (series.size() == m_second)
+        series.push_back(std::move(point));
+    else
+        series[m_second] = std::move(point);
+    for (CommandCounters& c : m_pending)
+        c.clear();
     m_hasPending = false;
 }
 

@@ -9,6 +9,7 @@
 // percentiles are exact for its window, not averages of percentiles.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "engine/run/run_result.h"
@@ -36,6 +37,29 @@ private:
     IntervalStats m_pending;
     double m_pendingStart = 0;
     double m_pendingEnd = 0;
+    bool m_hasPending = false;
+};
+
+// Whole seconds (TestResult::perSecond): each tick's per-command histograms
+// are merged into the second the tick starts in, and the second is
+// summarized when a tick of a later second arrives. All of it runs at the
+// tick on the controller's thread, none per request.
+class SecondSeriesBuilder {
+public:
+    // No percentiles: builds nothing.
+    SecondSeriesBuilder(std::vector<std::string> commandNames, std::vector<double> percentiles);
+
+    void add(const IntervalStats& tick, double startSeconds, std::vector<SecondPoint>& series);
+    void finish(std::vector<SecondPoint>& series);
+
+private:
+    SecondSummary summarize(const LatencyHistogram& latency, SecondSummary counts) const;
+
+    std::vector<std::string> m_names;
+    std::vector<double> m_percentiles;
+    std::vector<CommandCounters> m_pending;
+    LatencyHistogram m_scratch;
+    std::size_t m_second = 0;
     bool m_hasPending = false;
 };
 

@@ -118,6 +118,9 @@ struct RunConfig {
     int rampStep = 0;
     double rampStepSeconds = 0;
     double tickSeconds = 0.1;            // interval snapshot period
+    // Percentiles each second's summary keeps (TestResult::perSecond);
+    // empty: no per-second summaries (only memtier's JSON reads them).
+    std::vector<double> secondPercentiles;
 };
 
 // The config as a result keeps it: the password removed, passwordSet

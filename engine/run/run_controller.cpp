@@ -404,6 +404,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     auto nextTick = std::chrono::steady_clock::now() + tick;
     double lastEnd = 0;
     IntervalSeriesBuilder series(commandCount);
+    SecondSeriesBuilder seconds(commandNames, m_config.secondPercentiles);
     IntervalPoint lastTick;   // what the live view shows: the latest tick at full resolution
     LatencyHistogram spectrumScratch;   // the commands merged, for the snapshots' spectrum
     bool stopForwarded = false;
@@ -439,6 +440,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         if (!warmup && (elapsed > lastEnd || interval.requests() > 0)) {
             lastTick = toIntervalPoint(interval, lastEnd, elapsed);
             series.add(interval, lastTick, test.intervals);
+            seconds.add(interval, lastEnd, test.perSecond);
             lastEnd = elapsed;
         }
         if (m_onSnapshot) {
@@ -492,8 +494,11 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     if (const std::uint64_t now = nowNs(); now >= warmupEndNs && (rest.requests() > 0 || rest.unanswered > 0)) {
         const double end = std::max(lastEnd, static_cast<double>(now - warmupEndNs) / 1e9);
         series.add(rest, toIntervalPoint(rest, lastEnd, end), test.intervals);
+        seconds.add(rest, lastEnd, test.perSecond);
     }
     series.finish(test.intervals);
+    seconds.finish(test.perSecond);
+    test.perSecondPercentiles = m_config.secondPercentiles;
 
     const std::uint64_t measuredEnd = total.lastReplyNs > warmupEndNs ? total.lastReplyNs : nowNs();
     test.seconds = static_cast<double>(measuredEnd - warmupEndNs) / 1e9;

@@ -26,6 +26,27 @@ struct CommandInterval {
     double mean = 0;                                     // ns
 };
 
+// One second of one command, or of all of them (memtier's "Time-Serie"):
+// the ticks that start in that second, histograms merged at the tick, so
+// min, max and percentiles are exact for exactly the replies counted.
+struct SecondSummary {
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t bytesSent = 0;
+    std::uint64_t bytesReceived = 0;
+    std::uint64_t minNs = 0, maxNs = 0;
+    double meanNs = 0;
+    std::vector<std::uint64_t> percentileNs;   // at TestResult::perSecondPercentiles
+};
+
+struct SecondPoint {
+    std::vector<SecondSummary> commands;              // by command index
+    std::map<std::string, SecondSummary> byName;      // names that several commands share
+    SecondSummary total;
+};
+
 // One tick of one test. Times in seconds since the test's measured start.
 struct IntervalPoint {
     double startSeconds = 0;
@@ -122,6 +143,10 @@ struct TestResult {
     // send (closed loop), ns; mean latency + mean gap ≈ connections ÷ throughput.
     LatencyHistogram clientGap;
     std::vector<IntervalPoint> intervals;
+    // Whole seconds of measured time (index = second), kept in memory for
+    // memtier's JSON; not written to run files.
+    std::vector<SecondPoint> perSecond;
+    std::vector<double> perSecondPercentiles;
     // Per command of the mix; one entry (named like the test) for
     // single-command tests such as redis-benchmark's.
     std::vector<CommandResult> commands;

@@ -48,7 +48,25 @@ TestResult setGetTest(double seconds = 2.0, double scale = 1.0)
         p.commands = { CommandInterval { 50, 0, 100'000, 100'000, 100'000, 100'000, 100'000 },
                        CommandInterval { 150, 0, 200'000, 200'000, 200'000, 200'000, 200'000 } };
         t.intervals.push_back(p);
+        // The engine's per-second summaries: 50 SETs of 100 µs, 150 GETs of 200 µs.
+        const auto summary = [](std::uint64_t n, std::uint64_t ns, std::uint64_t tx, std::uint64_t rx) {
+            SecondSummary x;
+            x.requests = n;
+            x.bytesSent = tx;
+            x.bytesReceived = rx;
+            x.minNs = x.maxNs = ns;
+            x.meanNs = double(ns);
+            x.percentileNs = { ns, ns, ns };
+            return x;
+        };
+        SecondPoint second;
+        second.commands = { summary(50, 100'000, 3500, 250), summary(150, 200'000, 4500, 1500) };
+        second.total = summary(200, 200'000, 8000, 1750);
+        second.total.minNs = 100'000;
+        second.total.meanNs = 175'000;
+        t.perSecond.push_back(second);
     }
+    t.perSecondPercentiles = { 50, 99, 99.9 };
     return t;
 }
 

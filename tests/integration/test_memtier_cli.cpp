@@ -318,12 +318,12 @@ private slots:
         QCOMPARE(doc["AGGREGATED AVERAGE RESULTS (3 runs)"].toObject()["Totals"].toObject()["Count"].toInt(), 1800);
         QVERIFY(doc.contains("BEST RUN RESULTS") && doc.contains("WORST RUN RESULTS"));
         for (int run = 1; run <= 3; ++run)
-            for (const char* suffix : { ".hgrm", ".hlog" })
+            for (const char* suffix : { ".txt", ".hgrm" })   // memtier's names (issue 17)
                 QVERIFY(QFile::exists(QString("%1_FULL_RUN_%2%3").arg(hdr).arg(run).arg(suffix)));
-        QFile hgrm(hdr + "_GET_command_run_1.hgrm");
-        QVERIFY(hgrm.open(QIODevice::ReadOnly));
-        QVERIFY(hgrm.readLine().startsWith("       Value     Percentile TotalCount 1/(1-Percentile)"));
-        QFile hlog(hdr + "_FULL_RUN_2.hlog");
+        QFile text(hdr + "_GET_command_run_1.txt");
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        QVERIFY(text.readLine().startsWith("       Value   Percentile   TotalCount 1/(1-Percentile)"));
+        QFile hlog(hdr + "_FULL_RUN_2.hgrm");
         QVERIFY(hlog.open(QIODevice::ReadOnly));
         QVERIFY(hlog.readAll().contains("#[Histogram log format version 1.3]"));
     }
