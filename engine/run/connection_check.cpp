@@ -158,16 +158,19 @@ ConnectionReport checkConnection(const RunConfig& target)
     if (!probeTarget(client, target, environment, &report.error))
         return report;
     report.capabilities = environment.capabilities;
-    // An ACL user without PING (+@read +@write) can still benchmark: a note,
-    // and no round-trip time. Anything else refusing PING fails the check.
-    const Capability* ping = findCapability(report.capabilities, "PING");
-    const bool pingAllowed = ping && ping->verdict == CapabilityVerdict::Allowed;
-    if (!pingAllowed && (!ping || classifyError(ping->reply) != ErrorKind::NoPerm)) {
-        report.error = describePingRefusal(ping ? ping->reply : std::string());
+    // PING: may we talk at all, and the round trip below. An ACL user
+    // without PING (+@read +@write) can still benchmark: a note, and no
+    // round-trip time. Anything else refusing PING fails the check.
+    const std::optional<RespValue> first = client.command({ "PING" }, &report.error);
+    if (!first)
+        return report;
+    const bool pingAllowed = !first->isError();
+    if (!pingAllowed && classifyError(first->text) != ErrorKind::NoPerm) {
+        report.error = describePingRefusal(first->text);
         return report;
     }
     if (!pingAllowed)
-        report.notes.push_back("no round-trip time: " + describeRefusal(*ping));
+        report.notes.push_back("no round-trip time: the server refused PING: " + printable(first->text));
     std::string error;
     const Capability* info = findCapability(report.capabilities, probes::kInfoServer);
     const bool infoRefused = info && info->verdict != CapabilityVerdict::Allowed;

@@ -1,5 +1,6 @@
 #include "engine/run/target_capabilities.h"
 
+#include "engine/net/peer_bytes.h"
 #include "engine/resp/printable_text.h"
 #include "engine/resp/reply_scanner.h"
 #include "engine/run/server_probe.h"
@@ -38,8 +39,8 @@ std::optional<RespValue> CapabilityProbe::ask(const std::string& probe, const st
     }
     m_lastProbe = probe;
     Capability capability { probe, CapabilityVerdict::Allowed, {} };
-    std::string ignored;
-    std::optional<RespValue> reply = m_client.command(command, &ignored);
+    m_lastError.clear();
+    std::optional<RespValue> reply = m_client.command(command, &m_lastError);
     if (!reply) {
         capability.verdict = m_client.peerClosed() ? CapabilityVerdict::Closed : CapabilityVerdict::NoAnswer;
         m_client.close();
@@ -58,28 +59,33 @@ bool probeTarget(SyncClient& client, const RunConfig& config, Environment& envir
     record.clear();
     CapabilityProbe probe(client, config, record);
 
-    // Everything that speaks RESP answers PING; what does not answer it
-    // cannot be benchmarked either.
-    std::string pingError;
-    const std::optional<RespValue> pong = client.command({ "PING" }, &pingError);
-    if (!pong) {
-        *error = pingError;
-        return false;
-    }
-    record.push_back(Capability { "PING", CapabilityVerdict::Allowed, {} });
-    if (pong->isError()) {
-        record.back().verdict = CapabilityVerdict::Refused;
-        record.back().reply = pong->text.substr(0, kMaxReplyText);
-        if (classifyError(pong->text) == ErrorKind::NoAuth) {
-            *error = describeAuthRequired(printable(pong->text));
+    // INFO server first, as any server is asked anyway. PING only when INFO
+    // went unanswered, on a fresh connection: a proxy answers PING (and closes
+    // on INFO); what answers neither cannot be benchmarked. No PING otherwise:
+    // a run must not add to the server's count of a command it may benchmark
+    // (redis-benchmark's own suite counts its PINGs).
+    const std::optional<RespValue> info = probe.ask(std::string(probes::kInfoServer), { "INFO", "server" });
+    std::optional<RespValue> answer = info;
+    if (!info && !probe.lost()) {
+        // A TLS port, told by its bytes: that is the answer.
+        if (probe.lastError().find(kSpeaksTls) != std::string::npos) {
+            *error = probe.lastError();
             return false;
         }
+        answer = probe.ask("PING", { "PING" });
     }
-
-    if (auto info = probe.ask(std::string(probes::kInfoServer), { "INFO", "server" }); info && !info->isError())
+    if (!answer) {
+        *error = probe.lost() ? probe.error() : probe.lastError();
+        return false;
+    }
+    if (answer->isError() && classifyError(answer->text) == ErrorKind::NoAuth) {
+        *error = describeAuthRequired(printable(answer->text));
+        return false;
+    }
+    if (info && !info->isError())
         environment.serverInfo = parseInfo(info->text);
+
     probe.ask("INFO replication", { "INFO", "replication" });
-    probe.ask(std::string(probes::kInfoCommandStats), { "INFO", "commandstats" });
     // Managed services often refuse CONFIG; the run goes on without it.
     for (const char* name : { "save", "appendonly" }) {
         auto reply = probe.ask(std::string(probes::kConfigGet), { "CONFIG", "GET", name });

@@ -39,25 +39,29 @@ public:
     // The control connection could not be opened again; error() says why.
     bool lost() const { return !m_error.empty(); }
     const std::string& error() const { return m_error; }
+    // Why the last ask() got no reply (closed, timed out, …); "" after a reply.
+    const std::string& lastError() const { return m_lastError; }
 
 private:
     SyncClient& m_client;
     const RunConfig& m_config;
     std::vector<Capability>& m_record;
     std::string m_lastProbe;
+    std::string m_lastError;
     std::string m_error;
 };
 
 // The probe names features use (Capability::probe).
 namespace probes {
 inline constexpr std::string_view kInfoServer = "INFO server";
-inline constexpr std::string_view kInfoCommandStats = "INFO commandstats";
 inline constexpr std::string_view kConfigGet = "CONFIG GET";
 inline constexpr std::string_view kClusterInfo = "CLUSTER INFO";
 } // namespace probes
 
-// PING first (a target that answers nothing, or asks for authentication,
-// fails the run here with a specific message), then every probe. Fills
+// INFO server first (a target that asks for authentication fails the run
+// here; one that closes the connection on INFO is asked PING on a new one,
+// and one that answers neither fails with a specific message), then every
+// probe. Fills
 // environment.capabilities, serverInfo (INFO server) and serverConfig
 // (CONFIG GET save/appendonly) with what was allowed. Fails only when the
 // target cannot be used at all.
