@@ -237,4 +237,7 @@ done
         echo "| $suite$TAG | ${CELL[$suite,real]:-not run} | ${CELL[$suite,tacho]:-not run} |"
     done
 } | tee "$OUT/summary$TAG.md"
-echo "results: $OUT (summary.md; per run: SUITE-TOOL.log and SUITE-TOOL.results)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$HERE/failures.py" "$OUT" >"$OUT/failures.md"
+fi
+echo "results: $OUT (summary$TAG.md, failures.md; per run: SUITE-TOOL.log and SUITE-TOOL.results)"
