@@ -48,7 +48,9 @@ def rltest_failures(lines):
             continue
         if current is None:
             continue
-        if line.startswith('\tASSERT FAILED'):
+        if line.startswith('\tSTDERR '):
+            msg.append('benchmark stderr: ' + line.strip()[len('STDERR '):])
+        elif line.startswith('\tASSERT FAILED'):
             msg.append(line.strip()[len('ASSERT FAILED '):])
         elif line.startswith('\tEXCEPTION'):
             exc = [line]

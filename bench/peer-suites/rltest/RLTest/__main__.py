@@ -344,6 +344,26 @@ def run_child(opts, servers, mod, name):
     os._exit(code)
 
 
+def print_benchmark_stderr(since):
+    """After a failure: the first lines of each mb.stderr the test's benchmark runs wrote (under
+    TMPDIR, where the tests make their result folders), for the benchmark's own words.
+    A diagnostic of this stand-in; RLTest prints only what the test prints."""
+    found = []
+    for root, _, files in os.walk(tempfile.gettempdir()):
+        if 'mb.stderr' in files:
+            path = os.path.join(root, 'mb.stderr')
+            try:
+                if os.path.getmtime(path) >= since:
+                    found.append(path)
+            except OSError:
+                pass
+    for path in sorted(found, key=os.path.getmtime)[:3]:
+        with open(path, errors='replace') as f:
+            lines = [l.rstrip() for l in f if l.strip() and '\r' not in l][:3]
+        for l in lines:
+            print('\tSTDERR %s' % l[:300], flush=True)
+
+
 def run_one(opts, mod, name):
     workdir = tempfile.mkdtemp(prefix='rltest-')
     t0 = time.monotonic()
@@ -381,6 +401,8 @@ def run_one(opts, mod, name):
             return 'FAIL', 'timed out after %ss' % opts.test_timeout, time.monotonic() - t0
         code = os.waitstatus_to_exitcode(status)
         outcome = {EXIT_PASS: 'PASS', EXIT_SKIP: 'SKIP'}.get(code, 'FAIL')
+        if outcome == 'FAIL':
+            print_benchmark_stderr(t0)
         return outcome, '' if outcome != 'FAIL' else 'exit %s' % code, time.monotonic() - t0
     finally:
         for s in servers:
