@@ -7,6 +7,7 @@ a surprise shows instead of being ignored.
 import argparse
 import importlib
 import inspect
+import linecache
 import os
 import random
 import shutil
@@ -205,8 +206,11 @@ class Env:
         frame = inspect.currentframe()
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
-        where = '%s:%d' % (os.path.basename(frame.f_code.co_filename), frame.f_lineno) \
-            if frame else '?'
+        where = '?'
+        if frame:
+            source = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+            where = '%s:%d `%s`' % (os.path.basename(frame.f_code.co_filename),
+                                    frame.f_lineno, source[:200])
         line = 'ASSERT FAILED %s at %s' % (text, where)
         if message:
             line += ' [%s]' % message
