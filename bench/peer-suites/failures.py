@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""failures.py OUT: for every run in OUT (SUITE-TOOL.log with SUITE-TOOL.results), list each
+"""failures.py OUT [MEMTIER_TESTS_DIR]: for every run in OUT (SUITE-TOOL.log with SUITE-TOOL.results), list each
 failing test with the suite's own words for why: the Tcl suites' [err] message, the RLTest
-stand-in's failed assertions or the exception that ended the test. Markdown on stdout."""
+stand-in's failed assertions or the exception that ended the test. Markdown on stdout.
+With memtier's tests/ folder, an assertion given only as file:line gets that line's source."""
 import glob
 import os
 import re
@@ -59,7 +60,20 @@ def rltest_failures(lines):
     return out
 
 
-def main(outdir):
+def with_source(msg, tests_dir):
+    m = re.search(r' at (\w+\.py):(\d+)$', msg)
+    if not (m and tests_dir):
+        return msg
+    path = os.path.join(tests_dir, m.group(1))
+    if not os.path.exists(path):
+        return msg
+    with open(path, errors='replace') as f:
+        lines = f.readlines()
+    n = int(m.group(2))
+    return msg + ' `%s`' % lines[n - 1].strip()[:200] if n <= len(lines) else msg
+
+
+def main(outdir, tests_dir=None):
     for log in sorted(glob.glob(os.path.join(outdir, '*.log'))):
         res = log[:-4] + '.results'
         if not os.path.exists(res):
@@ -76,6 +90,7 @@ def main(outdir):
         for name in failed:
             msgs = why.get(name, [])
             print('- `%s`' % name)
+            msgs = [with_source(m, tests_dir) for m in msgs]
             for m in msgs[:4]:
                 print('  - %s' % (m if len(m) <= 400 else m[:400] + '…'))
             if len(msgs) > 4:
@@ -84,6 +99,6 @@ def main(outdir):
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(*sys.argv[1:])
