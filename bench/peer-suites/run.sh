@@ -238,6 +238,6 @@ done
     done
 } | tee "$OUT/summary$TAG.md"
 if command -v python3 >/dev/null 2>&1; then
-    python3 "$HERE/failures.py" "$OUT" >"$OUT/failures.md"
+    python3 "$HERE/failures.py" "$OUT" ${MEMTIER_SRC:+"$(abspath "$MEMTIER_SRC")/tests"} >"$OUT/failures.md"
 fi
 echo "results: $OUT (summary$TAG.md, failures.md; per run: SUITE-TOOL.log and SUITE-TOOL.results)"
