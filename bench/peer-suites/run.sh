@@ -22,6 +22,7 @@ LIMIT=${LIMIT:-1800}          # seconds for one suite run, then it is killed
 NICE=${NICE:-10}
 TEST=${TEST:-}                # memtier: one module or module:function (passed to run_tests.sh)
 TLS_IP_SAN=${TLS_IP_SAN:-0}   # 1: re-sign the suites' certificates to name 127.0.0.1 (diagnostic)
+RUNTEST_ARGS=${RUNTEST_ARGS:-} # Redis/Valkey: more runtest options, e.g. --skiptest /idle
 ALL_SUITES="redis redis-tls valkey valkey-tls memtier memtier-cluster memtier-tls"
 
 die() { echo "peer-suites: $*" >&2; exit 2; }
@@ -167,7 +168,7 @@ run_tcl() {
             sed -i 's/config set primaryauth /config set masterauth /' "$root/tests/integration/valkey-benchmark.tcl"
             echo "  'config set primaryauth' read as 'config set masterauth' (Redis 7.0's name)"
         fi
-        (cd "$root" && nice -n "$NICE" timeout -k 10 "$LIMIT" ./runtest --single "integration/$kind-benchmark" --clients 1 $tls)
+        (cd "$root" && nice -n "$NICE" timeout -k 10 "$LIMIT" ./runtest --single "integration/$kind-benchmark" --clients 1 $tls $RUNTEST_ARGS)
         echo "exit status $?"
     } >"$log" 2>&1 </dev/null
     # one line per test: PASS/FAIL name (runtest colours its output even into a file); a run
