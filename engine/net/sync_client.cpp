@@ -328,12 +328,15 @@ std::optional<RespValue> SyncClient::readReply(const std::string& label, std::st
     // The time bound covers the whole reply: bytes that keep arriving (an
     // endless or trickling reply) do not extend it.
     const auto deadline = Clock::now() + std::chrono::milliseconds(m_timeoutMs);
+    std::size_t heard = m_buffer.size();   // bytes of this answer received so far
     const auto failed = [&](std::string message) -> std::optional<RespValue> {
         if (error)
             *error = std::move(message);
+        m_failedSilently = heard == 0;
         close();   // the rest of this reply would be read as the next one's
         return std::nullopt;
     };
+    m_failedSilently = false;
     m_label = label;
     m_decoder.reset();
     std::size_t used = 0;
@@ -366,6 +369,7 @@ std::optional<RespValue> SyncClient::readReply(const std::string& label, std::st
         short waitFor = POLLIN;
         const long n = receiveSome(chunk, sizeof chunk, waitFor, error);
         if (n > 0) {
+            heard += static_cast<std::size_t>(n);
             const std::string_view bytes(chunk, static_cast<std::size_t>(n));
             status = m_decoder.feed(bytes, &used);
             if (status == RespDecoder::Status::Done)
@@ -373,6 +377,7 @@ std::optional<RespValue> SyncClient::readReply(const std::string& label, std::st
             continue;
         }
         if (n < 0) {
+            m_failedSilently = heard == 0;
             m_decoder.reset();   // frees a partial reply now, not at the next command
             return std::nullopt;
         }
@@ -391,8 +396,11 @@ std::optional<RespValue> SyncClient::command(const std::vector<std::string>& arg
         return std::nullopt;
     }
     m_peerClosed = false;
-    if (!sendAll(encodeCommand(args), error))
+    m_failedSilently = false;
+    if (!sendAll(encodeCommand(args), error)) {
+        m_failedSilently = true;
         return std::nullopt;
+    }
     std::optional<RespValue> reply = readReply(commandLabel(args), error);
     // An error reply's text only ever ends up in messages: made printable
     // here once, for every control-plane message built from it.

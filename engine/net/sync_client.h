@@ -52,6 +52,10 @@ public:
     // connection (CLIENT KILL, a restart), not because it timed out: worth
     // opening a new connection and asking again.
     bool peerClosed() const { return m_peerClosed; }
+    // The last command() failed without a byte of an answer (a close, a
+    // reset, silence): what a proxy does to a command it does not support,
+    // or a port that is not a RESP server at all.
+    bool failedSilently() const { return m_failedSilently; }
 
 private:
     bool startTls(const RunConfig& config, std::string* error);
@@ -71,6 +75,7 @@ private:
     bool m_tlsConfirmed = false;                 // the TLS server showed it accepted us (a reply or a ticket)
     bool m_replied = false;                      // a reply arrived on this connection
     bool m_peerClosed = false;                   // see peerClosed()
+    bool m_failedSilently = false;               // see failedSilently()
     int m_timeoutMs = 5000;
     std::string m_where;
     SocketAddress m_address;                     // the one open() connected to

@@ -56,11 +56,11 @@ bool removeOnServer(const RunConfig& config, const KeyShape& shape, bool cluster
         // A proxy or an ACL that does not allow SCAN: say so in the words of
         // the capability model rather than as a broken connection.
         if (first && (!reply || reply->isError())) {
-            Capability refusal { "SCAN", CapabilityVerdict::NoAnswer, {} };
+            Capability refusal { "SCAN", CapabilityVerdict::NoAnswer, *error };
             if (reply) {
                 refusal.verdict = CapabilityVerdict::Refused;
                 refusal.reply = reply->text;
-            } else if (client.peerClosed()) {
+            } else if (client.peerClosed() && client.failedSilently()) {
                 refusal.verdict = CapabilityVerdict::Closed;
             }
             *error = config.endpoint.describe() + ": " + describeRefusal(refusal);

@@ -188,7 +188,7 @@ std::optional<CapabilityVerdict> capabilityVerdictFromName(std::string_view name
 struct Capability {
     std::string probe;                   // what was asked, without arguments: "INFO server", "SCAN", "HELLO 3"
     CapabilityVerdict verdict = CapabilityVerdict::Allowed;
-    std::string reply;                   // an error reply's text, as the server sent it (escape when printing)
+    std::string reply;                   // an error reply's text as the server sent it, or why no answer came (escape when printing)
 };
 
 struct Environment {

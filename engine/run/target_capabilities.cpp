@@ -41,8 +41,13 @@ std::optional<RespValue> CapabilityProbe::ask(const std::string& probe, const st
     Capability capability { probe, CapabilityVerdict::Allowed, {} };
     m_lastError.clear();
     std::optional<RespValue> reply = m_client.command(command, &m_lastError);
+    m_lastFailedSilently = !reply && m_client.failedSilently();
     if (!reply) {
-        capability.verdict = m_client.peerClosed() ? CapabilityVerdict::Closed : CapabilityVerdict::NoAnswer;
+        // Closed: not a byte of an answer, then the close (a proxy's way).
+        capability.verdict = m_client.peerClosed() && m_lastFailedSilently ? CapabilityVerdict::Closed
+                                                                            : CapabilityVerdict::NoAnswer;
+        if (capability.verdict == CapabilityVerdict::NoAnswer)   // timed out, a reply beyond the bounds, garbage
+            capability.reply = m_lastError.substr(0, kMaxReplyText);
         m_client.close();
     } else if (reply->isError()) {
         capability.reply = reply->text.substr(0, kMaxReplyText);
@@ -66,14 +71,11 @@ bool probeTarget(SyncClient& client, const RunConfig& config, Environment& envir
     // (redis-benchmark's own suite counts its PINGs).
     const std::optional<RespValue> info = probe.ask(std::string(probes::kInfoServer), { "INFO", "server" });
     std::optional<RespValue> answer = info;
-    if (!info && !probe.lost()) {
-        // A TLS port, told by its bytes: that is the answer.
-        if (probe.lastError().find(kSpeaksTls) != std::string::npos) {
-            *error = probe.lastError();
-            return false;
-        }
+    // Bytes that were no answer (a TLS port, garbage, half a reply) say what
+    // is there; only silence gets the PING.
+    if (!info && !probe.lost() && probe.lastFailedSilently()
+        && probe.lastError().find(kSpeaksTls) == std::string::npos)
         answer = probe.ask("PING", { "PING" });
-    }
     if (!answer) {
         *error = probe.lost() ? probe.error() : probe.lastError();
         return false;
@@ -134,7 +136,8 @@ std::string describeRefusal(const Capability& capability)
         return "the server closed the connection on " + capability.probe
             + ", as proxies do on a command they do not support";
     case CapabilityVerdict::NoAnswer:
-        return "the server did not answer " + capability.probe;
+        return "the server did not answer " + capability.probe
+            + (capability.reply.empty() ? std::string() : ": " + printable(capability.reply));
     }
     return {};
 }

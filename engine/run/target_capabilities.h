@@ -41,6 +41,8 @@ public:
     const std::string& error() const { return m_error; }
     // Why the last ask() got no reply (closed, timed out, …); "" after a reply.
     const std::string& lastError() const { return m_lastError; }
+    // ... and whether not a byte of an answer came (SyncClient::failedSilently).
+    bool lastFailedSilently() const { return m_lastFailedSilently; }
 
 private:
     SyncClient& m_client;
@@ -48,6 +50,7 @@ private:
     std::vector<Capability>& m_record;
     std::string m_lastProbe;
     std::string m_lastError;
+    bool m_lastFailedSilently = false;
     std::string m_error;
 };
 

@@ -278,7 +278,7 @@ private slots:
             bool said;   // the failure is shown (else it degrades silently)
         };
         const std::vector<Case> cases {
-            { "INFO SERVER", 1, {}, true },                 // the probe that must succeed: the run fails
+            { "INFO SERVER", 1, {}, true },                 // bytes that are no answer, to the first command: the run fails
             { "CONFIG GET", 0, {}, false },                 // optional: the run goes on without it
             { "INFO COMMANDSTATS", 0, {}, false },          // the cross-check is unavailable
             { "SCAN", 1, { "--cleanup" }, true },           // the clean-up fails (status 1), the results stand
