@@ -185,7 +185,12 @@ void ScriptedSession::onRunCompleted(const RunRecord& record)
     out << "requests: " << record.totalRequests() << ", errors: " << record.totalErrors()
         << ", ops/s: " << QString::number(record.headlineOpsPerSecond(), 'f', 0) << Qt::endl;
     const std::optional<bool> agrees = record.crossCheckAgrees();
-    out << "server cross-check: " << (!agrees ? "n/a" : *agrees ? "agrees" : "DISAGREES") << Qt::endl;
+    QString notChecked = QStringLiteral("not checked");
+    for (const TestRecord& test : record.tests)
+        if (!test.crossCheck.available && !test.crossCheck.unavailable.isEmpty())
+            notChecked = QStringLiteral("not checked (%1)").arg(test.crossCheck.unavailable);
+    out << "server cross-check: " << (!agrees ? notChecked : *agrees ? QStringLiteral("agrees") : QStringLiteral("DISAGREES"))
+        << Qt::endl;
     out << "run file: " << (record.filePath.isEmpty() ? QStringLiteral("(not saved: %1)").arg(record.saveError) : record.filePath) << Qt::endl;
 
     // The side panel lists the run once the history has read it back: wait

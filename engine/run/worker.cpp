@@ -249,8 +249,12 @@ void Worker::run()
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [this] { return m_startSignalled || m_cancel.load(std::memory_order_relaxed); });
     }
-    if (m_cancel.load(std::memory_order_relaxed))
+    // Cancelled before the start (another worker failed): Finished, not left
+    // Ready, which the controller would wait on for ever.
+    if (m_cancel.load(std::memory_order_relaxed)) {
+        setPhase(Phase::Finished);
         return;
+    }
     setPhase(Phase::Running);
     measuredPhase();
     // Whatever is still on the wire after a failure or a cancel was sent and
