@@ -99,8 +99,10 @@ bool NutcrackerProxy::startProxy(QString* error, bool* portTaken)
     for (const QString& line : m_options.extraPoolLines)
         yaml += QStringLiteral("  ") + line + QLatin1Char('\n');
     yaml += QStringLiteral("  servers:\n");
-    for (const auto& backend : m_backends)
-        yaml += QStringLiteral("   - 127.0.0.1:%1:1\n").arg(backend->port());
+    // Named servers: ketama then places keys by the names, not by the free
+    // ports of the day, so a key set spreads the same way on every run.
+    for (std::size_t i = 0; i < m_backends.size(); ++i)
+        yaml += QStringLiteral("   - 127.0.0.1:%1:1 backend%2\n").arg(m_backends[i]->port()).arg(i);
     QFile config(configPath());
     if (!config.open(QIODevice::WriteOnly | QIODevice::Truncate) || config.write(yaml.toUtf8()) < 0) {
         *error = QStringLiteral("cannot write %1: %2").arg(configPath(), config.errorString());
