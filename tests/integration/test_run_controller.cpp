@@ -98,8 +98,8 @@ private slots:
     // Open loop at 100 requests/s per connection: 2 connections from the
     // start, 2 more every 0.5 s. What the engine recorded per interval (issue
     // 17: no request-count window, which depended on timing): the
-    // connections open climb 2 → 4 → 6 in steps of 2, never falling while
-    // the test runs; the server counted every request.
+    // connections open climb from 2 to 6, never falling while the test
+    // runs; the server counted every request.
     void staircaseRampAddsConnectionsInSteps()
     {
         RunConfig config = configFor(m_server, "get");
@@ -119,8 +119,9 @@ private slots:
             if (point.startSeconds >= config.durationSeconds)
                 break;   // the drain closes connections
             sequence += QString::number(point.connections) + " ";
-            QVERIFY2(point.connections % 2 == 0 && point.connections >= std::max<std::uint64_t>(2, previous)
-                         && point.connections <= 6,
+            // A step's two connections open one after the other: a tick may
+            // fall between them, so odd counts are fine; falling is not.
+            QVERIFY2(point.connections >= std::max<std::uint64_t>(2, previous) && point.connections <= 6,
                      qPrintable(sequence));
             previous = point.connections;
         }
