@@ -121,13 +121,6 @@ bool countClusterSlots(const RespValue& reply, ConnectionReport& report)
     return true;
 }
 
-std::string describePingRefusal(const std::string& text)
-{
-    if (classifyError(text) == ErrorKind::NoAuth)
-        return describeAuthRequired(printable(text));
-    return "PING failed: " + printable(text);
-}
-
 std::string describeErrorReply(const std::string& command, const std::string& text)
 {
     if (classifyError(text) == ErrorKind::NoAuth)
@@ -166,7 +159,7 @@ ConnectionReport checkConnection(const RunConfig& target)
         return report;
     const bool pingAllowed = !first->isError();
     if (!pingAllowed && classifyError(first->text) != ErrorKind::NoPerm) {
-        report.error = describePingRefusal(first->text);
+        report.error = describeErrorReply("PING", first->text);
         return report;
     }
     if (!pingAllowed)
