@@ -338,6 +338,7 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
                 parseInteger(label, value, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max())));
         } else if (name == "--distinct-client-seed") {
             inv.distinctClientSeed = true;
+            w.distinctClientSeed = true;
         } else if (name == "--randomize") {
             inv.randomize = true;
         } else if (name == "--seed") {

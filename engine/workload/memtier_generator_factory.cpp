@@ -445,7 +445,9 @@ std::unique_ptr<RequestGenerator> MemtierGeneratorFactory::create(std::size_t co
                                                                   std::uint64_t seed) const
 {
     return std::make_unique<MemtierRequestGenerator>(m_shared, connectionIndex, connectionCount,
-                                                     FastRandom::forStream(seed, connectionIndex));
+                                                     FastRandom::forStream(seed, m_shared->workload.distinctClientSeed
+                                                                                     ? connectionIndex
+                                                                                     : 0));
 }
 
 std::vector<std::string> MemtierGeneratorFactory::commandNames() const

@@ -124,6 +124,10 @@ struct MemtierWorkload {
     // iteration again from the command as given. Per connection.
     bool scanIteration = false;
     std::uint32_t scanMaxIterations = 0;          // --scan-incremental-max-iterations
+    // memtier seeds every client alike unless --distinct-client-seed: the
+    // random key patterns (R, G, Z) then send the same keys on every
+    // connection, and its users' numbers (and tests) depend on that.
+    bool distinctClientSeed = false;
 
     bool arbitrary() const { return !commands.empty(); }
     bool usesPattern(KeyPattern pattern) const;

@@ -87,7 +87,7 @@ std::vector<ControlCommand> controlCommands()
 {
     return {
         { { "INFO", "server" }, "INFO SERVER" },
-        { { "INFO", "commandstats" }, "INFO COMMANDSTATS" },
+        { { "INFO", "all" }, "INFO ALL" },
         { { "CONFIG", "GET", "save" }, "CONFIG GET" },
         { { "PING" }, "PING" },
         { { "CLUSTER", "SLOTS" }, "CLUSTER SLOTS" },
@@ -280,7 +280,7 @@ private slots:
         const std::vector<Case> cases {
             { "INFO SERVER", 1, {}, true },                 // bytes that are no answer, to the first command: the run fails
             { "CONFIG GET", 0, {}, false },                 // optional: the run goes on without it
-            { "INFO COMMANDSTATS", 0, {}, false },          // the cross-check is unavailable
+            { "INFO ALL", 0, {}, false },               // the cross-check is unavailable
             { "SCAN", 1, { "--cleanup" }, true },           // the clean-up fails (status 1), the results stand
             { "CLUSTER", 1, { "--cluster-mode" }, true },   // no topology: the run fails
         };
@@ -342,7 +342,7 @@ private slots:
             QSKIP("sanitizer builds carry shadow memory; the memory bound is checked in normal builds");
         QFETCH(int, hostile);
         const Hostile reply = hostileReplies()[std::size_t(hostile)];
-        ScriptedServer server(hostileScript("INFO COMMANDSTATS", reply));
+        ScriptedServer server(hostileScript("INFO ALL", reply));
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QProcess p;

@@ -80,7 +80,7 @@ std::string healthyReply(const std::vector<std::string>& args)
         return "+PONG\r\n";
     if (name == "INFO") {
         const std::string section = args.size() > 1 ? upperAscii(args[1]) : std::string();
-        if (section == "COMMANDSTATS")
+        if (section == "COMMANDSTATS" || section == "ALL")
             return respBulk("# Commandstats\r\n");
         return respBulk("# Server\r\nredis_version:7.0.0-fake\r\nredis_mode:standalone\r\nos:fake\r\n");
     }
