@@ -24,6 +24,7 @@
 #include "engine/cli/standard_output.h"
 #include "engine/cli/sweep_command.h"
 #include "engine/resp/printable_text.h"
+#include "engine/run/crash_report.h"
 #include "engine/run/latency_monitor.h"
 #include "engine/run/run_controller.h"
 #ifdef TACHO_REPORT_PLUGIN_FROM_CLI
@@ -256,6 +257,9 @@ int main(int argc, char** argv)
 {
     // A closed pipe is an error we report (standard_output.h), not a death.
     std::signal(SIGPIPE, SIG_IGN);
+    tacho::engine::installCrashReport(argc > 1 && std::string_view(argv[1]) == "memtier"
+                                          ? tacho::engine::CrashReportStyle::Memtier
+                                          : tacho::engine::CrashReportStyle::Tacho);
     tacho::engine::CheckedOutputBuffer standardOutput(STDOUT_FILENO);
     std::streambuf* const stdioOutput = std::cout.rdbuf(&standardOutput);
     const int status = tacho::engine::finishOutput(std::cout, standardOutput, std::cerr, "tacho-cli",

@@ -142,6 +142,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         // test suite look for it.
         if (!result.failureReply.empty())
             err << "Error from server: " << result.failureReply << "\n";
+        else if (!result.failureConnectionError.empty())
+            err << "Error: " << result.failureConnectionError << "\n";
         err << kPrefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
     }
     else if (result.status == RunStatus::Stopped)

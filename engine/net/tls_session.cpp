@@ -235,6 +235,7 @@ TlsSession::TlsSession(TlsSession&& other) noexcept
     : m_context(std::move(other.m_context))
     , m_ssl(std::exchange(other.m_ssl, nullptr))
     , m_failure(std::move(other.m_failure))
+    , m_closedUnanswered(other.m_closedUnanswered)
 {
 }
 
@@ -245,6 +246,7 @@ TlsSession& TlsSession::operator=(TlsSession&& other) noexcept
         m_ssl = std::exchange(other.m_ssl, nullptr);
         m_context = std::move(other.m_context);   // after SSL_free: the SSL held the context's SSL_CTX
         m_failure = std::move(other.m_failure);
+        m_closedUnanswered = other.m_closedUnanswered;
     }
     return *this;
 }
@@ -387,6 +389,7 @@ TlsSession::Status TlsSession::classify(int result)
                 m_failure = "the server closed the connection";
                 return Status::Closed;
             }
+            m_closedUnanswered = bytesReceived() == 0;
             m_failure = bytesReceived() == 0
                             ? "the server closed the connection without answering the TLS handshake "
                               "(wrong port, or TLS not enabled?)"
@@ -397,6 +400,7 @@ TlsSession::Status TlsSession::classify(int result)
             m_failure = "lost the connection: " + errnoText(savedErrno);
             return Status::Closed;
         }
+        m_closedUnanswered = bytesReceived() == 0;
         m_failure = (bytesReceived() == 0 ? "the server closed the connection without answering the TLS handshake "
                                             "(wrong port, or TLS not enabled?): "
                                           : "the server closed the connection during the TLS handshake: ")
@@ -409,6 +413,7 @@ TlsSession::Status TlsSession::classify(int result)
             m_failure = "the server closed the connection (" + reasons + ")";
             return Status::Closed;
         }
+        m_closedUnanswered = bytesReceived() == 0;
         m_failure = (bytesReceived() == 0 ? "the server closed the connection without answering the TLS "
                                             "handshake (wrong port, or TLS not enabled?): "
                                           : "the server closed the connection during the TLS handshake: ")

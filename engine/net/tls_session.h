@@ -81,6 +81,10 @@ public:
     // words, then OpenSSL's ("certificate verify failed: unable to get local
     // issuer certificate (unknown CA: …)"). Empty otherwise.
     const std::string& failure() const { return m_failure; }
+    // The handshake failed because the server closed (or reset) the socket
+    // before sending a byte: a wrong port, TLS not enabled, or a server that
+    // drops connections beyond its limit without a word (Redis over TLS).
+    bool closedUnanswered() const { return m_closedUnanswered; }
     bool resumed() const;                  // the handshake resumed a session
     // The server asked for a client certificate. With TLS 1.3 it then accepts
     // or rejects us only after handshake() returned Ok: until a first reply
@@ -100,6 +104,7 @@ private:
     std::shared_ptr<TlsContext> m_context;
     ssl_st* m_ssl = nullptr;
     std::string m_failure;
+    bool m_closedUnanswered = false;
 };
 
 } // namespace tacho::engine

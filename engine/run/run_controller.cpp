@@ -164,11 +164,13 @@ RunResult RunController::run()
             const RunStatus status = test.status;
             const std::string failure = test.failure;
             const std::string failureReply = test.failureReply;
+            const std::string failureConnectionError = test.failureConnectionError;
             round.push_back(std::move(test));
             if (status == RunStatus::Failed) {
                 result.status = RunStatus::Failed;
                 result.failure = failure;
                 result.failureReply = failureReply;
+                result.failureConnectionError = failureConnectionError;
                 break;
             }
             if (status == RunStatus::Stopped)
@@ -326,6 +328,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         plan.nodeAddresses = addresses;
         plan.nodeHosts = hosts;
         plan.slots = slots;
+        plan.tlsEndpointAnswered = tls && probe && probe->isOpen();
         plan.tls = tls;
         plan.totalClients = static_cast<std::size_t>(connections);
         plan.countLimited = countLimited;
@@ -371,6 +374,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             test.status = m_cancel.load() ? RunStatus::Stopped : RunStatus::Failed;
             test.failure = m_cancel.load() ? std::string() : worker->failure();
             test.failureReply = m_cancel.load() ? std::string() : worker->failureReply();
+            test.failureConnectionError = m_cancel.load() ? std::string() : worker->failureConnectionError();
             stopAll(true);
             joinAll();
             return test;
@@ -571,6 +575,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             test.status = RunStatus::Failed;
             test.failure = worker->failure();
             test.failureReply = worker->failureReply();
+            test.failureConnectionError = worker->failureConnectionError();
             break;
         }
     }

@@ -169,6 +169,9 @@ struct TestResult {
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed
     std::string failureReply;            // the server's error reply behind it, if one (printable)
+    // The server closed or reset a connection it had accepted, if that was it:
+    // the cause alone ("the server closed the connection"), printable.
+    std::string failureConnectionError;
 
     double requestsPerSecond() const { return seconds > 0 ? requests / seconds : 0; }
 };
@@ -226,6 +229,7 @@ struct RunResult {
     RunStatus status = RunStatus::Completed;
     std::string failure;
     std::string failureReply;            // as TestResult::failureReply
+    std::string failureConnectionError;  // as TestResult::failureConnectionError
     double totalSeconds = 0;
     std::optional<CleanupResult> cleanup;   // only when a clean-up ran
 };

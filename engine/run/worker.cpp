@@ -11,6 +11,7 @@
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
 #include "engine/net/peer_bytes.h"
+#include "engine/run/crash_report.h"
 #include "engine/net/session_setup.h"
 #include "engine/resp/printable_text.h"
 #include "engine/resp/resp_encoder.h"
@@ -137,6 +138,12 @@ std::string Worker::failureReply() const
     return m_failureReply;
 }
 
+std::string Worker::failureConnectionError() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_failureConnectionError;
+}
+
 void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs)
 {
     std::lock_guard lock(m_mutex);
@@ -193,7 +200,7 @@ void Worker::setPhase(Phase phase)
         m_plan.completion->notify();
 }
 
-void Worker::fail(const std::string& why, std::string_view serverReply)
+void Worker::fail(const std::string& why, std::string_view serverReply, std::string_view connectionError)
 {
     m_failed = true;
     {
@@ -202,6 +209,7 @@ void Worker::fail(const std::string& why, std::string_view serverReply)
             m_phase = Phase::Failed;
             m_failure = why;
             m_failureReply = printable(serverReply);
+            m_failureConnectionError = connectionError;
         }
         m_changed.notify_all();
     }
@@ -227,6 +235,7 @@ std::string Worker::describeNode(int node) const
 
 void Worker::run()
 {
+    const CrashReportEntry crashReportEntry(*this);
     std::string note;
     m_io = createIoLoop(chooseIoBackend(m_plan.io, m_connections.size(), m_plan.tls != nullptr),
                         m_connections.size(), &note);
@@ -853,7 +862,7 @@ void Worker::lose(Connection& c, const std::string& why)
     m_current.unanswered += c.inflight;
     c.inflight = 0;
     finish(c);
-    fail("connection to " + describeNode(c.node) + " lost: " + why);
+    fail("connection to " + describeNode(c.node) + " lost: " + why, {}, why);
 }
 
 void Worker::closedByServer(Connection& c, int error, const std::string& otherwise)
@@ -875,7 +884,7 @@ void Worker::closedByServer(Connection& c, int error, const std::string& otherwi
     const std::string why = lostBeforeAnswer(describeNode(c.node), awaitedCommand(c), error, false);
     c.inflight = 0;
     finish(c);
-    fail(why);
+    fail(why, {}, error != 0 ? errnoText(error) : "the server closed the connection");
 }
 
 // The command whose reply the connection waits for first, upper case: a
@@ -969,7 +978,7 @@ void Worker::checkReplyTimeouts(std::uint64_t now)
     }
 }
 
-void Worker::connectFailed(Connection& c, const std::string& why)
+void Worker::connectFailed(Connection& c, const std::string& why, std::string_view connectionError)
 {
     ++m_current.connectErrors;
     if (reconnectAllowed(c) || (m_cluster && m_started && !m_draining && m_slots.slotCount(c.node) > 0
@@ -979,7 +988,8 @@ void Worker::connectFailed(Connection& c, const std::string& why)
     }
     finish(c);
     fail("cannot connect to " + describeNode(c.node) + ": " + why
-         + (c.reconnectAttempts > 0 ? " (after " + std::to_string(c.reconnectAttempts) + " reconnect attempts)" : ""));
+             + (c.reconnectAttempts > 0 ? " (after " + std::to_string(c.reconnectAttempts) + " reconnect attempts)" : ""),
+         {}, connectionError);
 }
 
 // Reconnecting after a loss is for the measured phase only; the connect

@@ -51,6 +51,10 @@ struct WorkerPlan {
     std::vector<std::string> nodeHosts;          // for TLS name checks
     std::shared_ptr<const SlotMap> slots;         // null: not a cluster
     std::shared_ptr<TlsContext> tls;              // set on TLS endpoints
+    // The control connection completed a TLS handshake with the endpoint: a
+    // benchmark connection closed there before an answer is turned away by a
+    // full server, not sent to a wrong port.
+    bool tlsEndpointAnswered = false;
     // Per client: its global index, quota (count mode) and ramp offset.
     std::vector<std::size_t> clientIndexes;
     std::vector<std::uint64_t> quotas;
@@ -82,6 +86,13 @@ public:
     // The server's error reply that failed the worker (client limit reached,
     // AUTH refused…), or "" when the failure was not one.
     std::string failureReply() const;
+    // The server closed or reset a connection it had accepted (a TLS
+    // handshake cut off, a connection lost): that alone, or "" otherwise.
+    // redis-benchmark prints such a failure as "Error: …".
+    std::string failureConnectionError() const;
+    // The crash report's lines, one per connection (crash_report.h): only
+    // async-signal-safe calls, from any thread, reading fields in place.
+    void writeCrashLines(std::size_t thread, int fd) const;
     // Releases the worker into its measured phase. Times are steady-clock ns.
     void start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs);
     void requestStop();     // stop issuing, drain what is in flight
@@ -156,13 +167,13 @@ private:
     // the loss's text when it is not a refusal of the first command.
     void closedByServer(Connection& c, int error, const std::string& otherwise);
     std::string awaitedCommand(const Connection& c) const;
-    void connectFailed(Connection& c, const std::string& why);
+    void connectFailed(Connection& c, const std::string& why, std::string_view connectionError = {});
     void checkReplyTimeouts(std::uint64_t now);
     ClientCommandCounts& clientCounts(Client& client, std::uint32_t command, std::uint64_t now);
     bool reconnectAllowed(const Connection& c) const;
     void scheduleReconnect(Connection& c);
     void failOverNode(Connection& c);
-    void fail(const std::string& why, std::string_view serverReply = {});
+    void fail(const std::string& why, std::string_view serverReply = {}, std::string_view connectionError = {});
     void publish();
     void setPhase(Phase phase);
     bool issuingAllowed(std::uint64_t now) const;
@@ -195,6 +206,7 @@ private:
     bool m_started = false;             // worker thread's view: measured phase begun
     bool m_draining = false;
     bool m_failed = false;              // worker thread's view of Phase::Failed
+    std::uint32_t m_tlsHandshakes = 0;  // completed, on every connection so far
     std::uint64_t m_drainDeadlineNs = 0;
 
     mutable std::mutex m_mutex;         // guards everything below
@@ -202,6 +214,7 @@ private:
     Phase m_phase = Phase::Connecting;
     std::string m_failure;
     std::string m_failureReply;
+    std::string m_failureConnectionError;
     IoBackend m_transport = IoBackend::Epoll;
     bool m_startSignalled = false;
     IntervalStats m_outbox;

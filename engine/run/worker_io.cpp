@@ -156,9 +156,22 @@ void Worker::continueHandshake(Connection& c)
         return;
     }
     if (status != TlsSession::Status::Ok) {
-        connectFailed(c, "TLS handshake failed: " + c.tls.failure());
+        if (c.tls.closedUnanswered() && (m_tlsHandshakes > 0 || (m_plan.tlsEndpointAnswered && !m_cluster))) {
+            // The same server completed handshakes: not a wrong port but a
+            // full server (Redis drops TLS connections beyond maxclients
+            // before the handshake, so its error is never sent).
+            connectFailed(c,
+                          "TLS handshake failed: the server closed the connection without answering, though it "
+                          "completed the handshake on other connections (a server at its connection limit, "
+                          "Redis' maxclients, drops TLS connections without a word)",
+                          "the server closed the connection during the TLS handshake");
+            return;
+        }
+        connectFailed(c, "TLS handshake failed: " + c.tls.failure(),
+                      c.tls.closedUnanswered() ? "the server closed the connection during the TLS handshake" : "");
         return;
     }
+    ++m_tlsHandshakes;
     m_io->modify(c.fd, EPOLLIN | EPOLLOUT, &c);
     c.writeArmed = true;
     onTransportReady(c);
