@@ -1,0 +1,204 @@
+#include "engine/telemetry/readings.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace tacho::engine {
+
+namespace {
+
+std::uint64_t unsignedField(std::string_view info, std::string_view key)
+{
+    const std::string value(infoValue(info, key));
+    return value.empty() ? 0 : std::strtoull(value.c_str(), nullptr, 10);
+}
+
+double doubleField(std::string_view info, std::string_view key, double absent)
+{
+    const std::string value(infoValue(info, key));
+    return value.empty() ? absent : std::strtod(value.c_str(), nullptr);
+}
+
+double perSecond(std::uint64_t before, std::uint64_t after, double seconds)
+{
+    return after >= before && seconds > 0 ? static_cast<double>(after - before) / seconds : 0;
+}
+
+double seconds(std::uint64_t ns, std::uint64_t originNs)
+{
+    return (static_cast<double>(ns) - static_cast<double>(originNs)) / 1e9;
+}
+
+// utime + stime of /proc/self/task/<tid>/stat, in ns (fields 14 and 15,
+// counted after the command name's closing parenthesis).
+std::uint64_t threadStatNs(pid_t tid)
+{
+    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    if (close == std::string::npos)
+        return 0;
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    std::uint64_t utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {
+        if (i == 14)
+            utime = std::strtoull(field.c_str(), nullptr, 10);
+        if (i == 15)
+            stime = std::strtoull(field.c_str(), nullptr, 10);
+    }
+    const long hz = sysconf(_SC_CLK_TCK);
+    return (utime + stime) * (1000000000ULL / static_cast<std::uint64_t>(hz > 0 ? hz : 100));
+}
+
+} // namespace
+
+std::string_view infoValue(std::string_view info, std::string_view key)
+{
+    std::size_t at = 0;
+    while ((at = info.find(key, at)) != std::string_view::npos) {
+        const bool lineStart = at == 0 || info[at - 1] == '\n';
+        const std::size_t colon = at + key.size();
+        if (lineStart && colon < info.size() && info[colon] == ':') {
+            const std::size_t end = info.find_first_of("\r\n", colon + 1);
+            return info.substr(colon + 1, (end == std::string_view::npos ? info.size() : end) - colon - 1);
+        }
+        at = colon;
+    }
+    return {};
+}
+
+ServerReading parseServerReading(std::string_view info, std::uint64_t atNs)
+{
+    ServerReading r;
+    r.atNs = atNs;
+    if (const std::string_view usec = infoValue(info, "server_time_usec"); !usec.empty())
+        r.serverTimeSeconds = static_cast<double>(std::strtoull(std::string(usec).c_str(), nullptr, 10)) / 1e6;
+    const double user = doubleField(info, "used_cpu_user", -1);
+    const double sys = doubleField(info, "used_cpu_sys", -1);
+    if (user >= 0 && sys >= 0)
+        r.cpuSeconds = user + sys;
+    const double mainUser = doubleField(info, "used_cpu_user_main_thread", -1);
+    const double mainSys = doubleField(info, "used_cpu_sys_main_thread", -1);
+    if (mainUser >= 0 && mainSys >= 0)
+        r.mainThreadCpuSeconds = mainUser + mainSys;
+    r.commands = unsignedField(info, "total_commands_processed");
+    r.connectedClients = unsignedField(info, "connected_clients");
+    r.blockedClients = unsignedField(info, "blocked_clients");
+    r.usedMemory = unsignedField(info, "used_memory");
+    r.usedMemoryRss = unsignedField(info, "used_memory_rss");
+    r.fragmentation = doubleField(info, "mem_fragmentation_ratio", 0);
+    r.evicted = unsignedField(info, "evicted_keys");
+    r.expired = unsignedField(info, "expired_keys");
+    r.hits = unsignedField(info, "keyspace_hits");
+    r.misses = unsignedField(info, "keyspace_misses");
+    r.netInputBytes = unsignedField(info, "total_net_input_bytes");
+    r.netOutputBytes = unsignedField(info, "total_net_output_bytes");
+    r.rejectedConnections = unsignedField(info, "rejected_connections");
+    return r;
+}
+
+ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64_t atNs)
+{
+    ClientReading r;
+    r.atNs = atNs;
+    for (const pid_t tid : threadIds) {
+        // schedstat: ns on a CPU, ns runnable but waiting, timeslices.
+        std::ifstream sched("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+        std::uint64_t cpu = 0, wait = 0;
+        if (!(sched >> cpu >> wait)) {
+            cpu = threadStatNs(tid);
+            wait = 0;
+        }
+        r.threadCpuNs.push_back(cpu);
+        r.threadWaitNs.push_back(wait);
+    }
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t size = 0, resident = 0;
+    if (statm >> size >> resident)
+        r.rssBytes = resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+    // cpu user nice system idle iowait irq softirq steal (guest is inside user).
+    std::ifstream stat("/proc/stat");
+    std::string label;
+    std::uint64_t v[8] = {};
+    if (stat >> label && label == "cpu") {
+        for (std::uint64_t& value : v)
+            stat >> value;
+        r.hostTotal = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+        r.hostBusy = r.hostTotal - v[3] - v[4];
+        r.hostSteal = v[7];
+    }
+    return r;
+}
+
+std::vector<ServerPoint> serverPoints(const std::vector<ServerReading>& readings, std::uint64_t originNs)
+{
+    std::vector<ServerPoint> points;
+    for (std::size_t i = 1; i < readings.size(); ++i) {
+        const ServerReading& a = readings[i - 1];
+        const ServerReading& b = readings[i];
+        ServerPoint p;
+        p.startSeconds = seconds(a.atNs, originNs);
+        p.endSeconds = seconds(b.atNs, originNs);
+        const double wall = p.endSeconds - p.startSeconds;
+        // CPU over the server's own clock when it gives one: the replies'
+        // travel time then does not stretch or shrink the interval.
+        const double serverWall = a.serverTimeSeconds > 0 && b.serverTimeSeconds > a.serverTimeSeconds
+            ? b.serverTimeSeconds - a.serverTimeSeconds
+            : wall;
+        if (serverWall <= 0)
+            continue;
+        if (a.cpuSeconds >= 0 && b.cpuSeconds >= a.cpuSeconds)
+            p.cpuPercent = 100 * (b.cpuSeconds - a.cpuSeconds) / serverWall;
+        if (a.mainThreadCpuSeconds >= 0 && b.mainThreadCpuSeconds >= a.mainThreadCpuSeconds)
+            p.mainThreadCpuPercent = 100 * (b.mainThreadCpuSeconds - a.mainThreadCpuSeconds) / serverWall;
+        p.opsPerSecond = perSecond(a.commands, b.commands, serverWall);
+        p.connectedClients = b.connectedClients;
+        p.blockedClients = b.blockedClients;
+        p.usedMemory = b.usedMemory;
+        p.usedMemoryRss = b.usedMemoryRss;
+        p.fragmentation = b.fragmentation;
+        p.evictedPerSecond = perSecond(a.evicted, b.evicted, serverWall);
+        p.expiredPerSecond = perSecond(a.expired, b.expired, serverWall);
+        p.hitsPerSecond = perSecond(a.hits, b.hits, serverWall);
+        p.missesPerSecond = perSecond(a.misses, b.misses, serverWall);
+        p.netInputBytesPerSecond = perSecond(a.netInputBytes, b.netInputBytes, serverWall);
+        p.netOutputBytesPerSecond = perSecond(a.netOutputBytes, b.netOutputBytes, serverWall);
+        p.rejectedConnectionsPerSecond = perSecond(a.rejectedConnections, b.rejectedConnections, serverWall);
+        points.push_back(p);
+    }
+    return points;
+}
+
+std::vector<ClientPoint> clientPoints(const std::vector<ClientReading>& readings, std::uint64_t originNs)
+{
+    std::vector<ClientPoint> points;
+    for (std::size_t i = 1; i < readings.size(); ++i) {
+        const ClientReading& a = readings[i - 1];
+        const ClientReading& b = readings[i];
+        if (b.atNs <= a.atNs)
+            continue;
+        ClientPoint p;
+        p.startSeconds = seconds(a.atNs, originNs);
+        p.endSeconds = seconds(b.atNs, originNs);
+        const double wallNs = static_cast<double>(b.atNs - a.atNs);
+        const std::size_t threads = std::min(a.threadCpuNs.size(), b.threadCpuNs.size());
+        for (std::size_t t = 0; t < threads; ++t) {
+            p.threadCpuPercent.push_back(perSecond(a.threadCpuNs[t], b.threadCpuNs[t], wallNs) * 100);
+            p.threadWaitPercent.push_back(perSecond(a.threadWaitNs[t], b.threadWaitNs[t], wallNs) * 100);
+        }
+        p.rssBytes = b.rssBytes;
+        if (b.hostTotal > a.hostTotal) {
+            const double total = static_cast<double>(b.hostTotal - a.hostTotal);
+            p.hostBusyPercent = perSecond(a.hostBusy, b.hostBusy, total) * 100;
+            p.hostStealPercent = perSecond(a.hostSteal, b.hostSteal, total) * 100;
+        }
+        points.push_back(p);
+    }
+    return points;
+}
+
+} // namespace tacho::engine

@@ -1,0 +1,60 @@
+#pragma once
+// Raw readings (cumulative counters as the server and the kernel give them)
+// and their conversion into per-interval points. Parsing and arithmetic only,
+// so the conversion is testable without a server.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <sys/types.h>
+
+#include "engine/telemetry/telemetry.h"
+
+namespace tacho::engine {
+
+struct ServerReading {
+    std::uint64_t atNs = 0;               // steady clock when the reply arrived
+    double serverTimeSeconds = -1;        // server_time_usec, when given (the server's own clock)
+    double cpuSeconds = -1;               // used_cpu_user + used_cpu_sys; -1: not given
+    double mainThreadCpuSeconds = -1;     // used_cpu_*_main_thread; -1: not given
+    std::uint64_t commands = 0;
+    std::uint64_t connectedClients = 0;
+    std::uint64_t blockedClients = 0;
+    std::uint64_t usedMemory = 0;
+    std::uint64_t usedMemoryRss = 0;
+    double fragmentation = 0;
+    std::uint64_t evicted = 0;
+    std::uint64_t expired = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t netInputBytes = 0;
+    std::uint64_t netOutputBytes = 0;
+    std::uint64_t rejectedConnections = 0;
+};
+
+// A plain INFO reply's text → a reading (fields it lacks stay at their defaults).
+ServerReading parseServerReading(std::string_view info, std::uint64_t atNs);
+
+struct ClientReading {
+    std::uint64_t atNs = 0;
+    std::vector<std::uint64_t> threadCpuNs;    // per engine thread (schedstat, else stat)
+    std::vector<std::uint64_t> threadWaitNs;   // run-queue wait (schedstat; 0 without it)
+    std::uint64_t rssBytes = 0;
+    std::uint64_t hostBusy = 0;                // /proc/stat jiffies, all CPUs
+    std::uint64_t hostSteal = 0;
+    std::uint64_t hostTotal = 0;
+};
+
+// Reads /proc for the given threads of this process, this process's RSS and
+// the host's CPU counters. A thread gone reads as its last value.
+ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64_t atNs);
+
+// Consecutive readings → points; times relative to `originNs` (the test's
+// measured start; warm-up points come out negative).
+std::vector<ServerPoint> serverPoints(const std::vector<ServerReading>& readings, std::uint64_t originNs);
+std::vector<ClientPoint> clientPoints(const std::vector<ClientReading>& readings, std::uint64_t originNs);
+
+// "key:value" of an INFO text; empty view when absent.
+std::string_view infoValue(std::string_view info, std::string_view key);
+
+} // namespace tacho::engine

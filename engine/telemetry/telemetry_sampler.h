@@ -1,0 +1,70 @@
+#pragma once
+// Samples the server(s) and this machine once per interval on a thread of its
+// own, while a test runs. The servers are read with plain INFO (the default
+// sections) on connections of their own, never on benchmark connections:
+// INFO with a section name every second would show in a MONITOR capture of
+// the benchmark as traffic with a key.
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+#include <sys/types.h>
+
+#include "engine/net/sync_client.h"
+#include "engine/telemetry/readings.h"
+#include "engine/telemetry/telemetry.h"
+
+namespace tacho::engine {
+
+struct TelemetryTarget {
+    std::string address;       // as shown ("127.0.0.1:6379")
+    RunConfig config;          // the run's, with this server's endpoint
+};
+
+class TelemetrySampler {
+public:
+    // `serverRefusal`: non-empty when the target is known to refuse INFO
+    // (the capability probe's text): the servers are then not asked.
+    TelemetrySampler(std::vector<TelemetryTarget> servers, std::string serverRefusal, std::vector<pid_t> engineThreads,
+                     double intervalSeconds);
+    ~TelemetrySampler();
+    TelemetrySampler(const TelemetrySampler&) = delete;
+    TelemetrySampler& operator=(const TelemetrySampler&) = delete;
+
+    void start();
+    // Takes a last reading (unless one was just taken) and joins.
+    void stop();
+
+    // After stop(): the points on the time axis that starts at `originNs`.
+    TestTelemetry result(std::uint64_t originNs) const;
+    // After stop(): Tacho's own commands on the servers (for the cross-check).
+    std::uint64_t infoCalls() const { return m_infoCalls; }
+    std::uint64_t connectionsOpened() const { return m_opens; }
+
+private:
+    struct Node {
+        TelemetryTarget target;
+        std::unique_ptr<SyncClient> client;
+        std::string unavailable;
+        std::vector<ServerReading> readings;
+    };
+    void loop();
+    void sample();
+    void readServer(Node& node);
+
+    std::vector<Node> m_nodes;
+    std::vector<pid_t> m_threads;
+    double m_intervalSeconds;
+    std::vector<ClientReading> m_client;
+    std::uint64_t m_infoCalls = 0;
+    std::uint64_t m_opens = 0;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+} // namespace tacho::engine
