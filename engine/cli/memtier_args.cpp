@@ -13,6 +13,7 @@
 
 #include "engine/cli/quoted.h"
 #include "engine/cli/shared_options.h"
+#include "engine/cli/telemetry_options.h"
 #include "engine/cli/uri.h"
 
 namespace tacho::engine {
@@ -327,6 +328,10 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             inv.connectionTimeoutSeconds = static_cast<std::uint32_t>(parseInteger(label, value, 0, 3600));
         } else if (name == "--cleanup") {
             inv.cleanup = true;
+        } else if (name == "--no-telemetry") {
+            config.telemetry = false;
+        } else if (name == "--telemetry-interval") {
+            config.telemetryIntervalSeconds = telemetryIntervalSeconds(label, std::string(value));
         } else if (name == "--reply-timeout") {
             config.replyTimeoutMs = replyTimeoutMs(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--thread-conn-start-min-jitter-micros" || name == "--thread-conn-start-max-jitter-micros") {

@@ -17,6 +17,8 @@
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
+#include "engine/cli/telemetry_options.h"
+#include "engine/telemetry/bottleneck.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/memtier_client_stats.h"
 #include "engine/report/memtier_report.h"
@@ -437,6 +439,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             notes << "allkeys: " << inv.workload.keyCount() << " keys split over " << inv.config.connections
                   << " connections, " << perClient << " or fewer each, every key exactly once\n";
     }
+    notes << bottleneckLines(result);
     if (!notes.str().empty())
         text << "\n\n" << notes.str();
 
@@ -504,6 +507,8 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             w.field("client requests", test.crossCheck.clientRequests);
             w.field("agrees", test.crossCheck.agrees());
             w.endObject();
+            if (test.telemetry.recorded())
+                w.field("bottleneck", describeVerdict(test.telemetry.verdict));
             if (i < runs.size() && runs[i].targetRate > 0) {
                 const MemtierRunStats& run = runs[i];
                 w.key("open loop").beginObject();

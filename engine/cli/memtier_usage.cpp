@@ -143,6 +143,10 @@ Tacho additions:
       --cleanup                  After the run, remove the keys it addressed
                                  (SCAN + UNLINK of --key-prefix followed by a
                                  number) and say how many; other keys stay
+      --no-telemetry             Do not sample the server (plain INFO on a
+                                 connection of its own) and this machine's CPU
+                                 during the run; no bottleneck verdict then
+      --telemetry-interval=SECS  Sample that often (0.1 to 3600; default: 1)
       --reply-timeout=SECS       A connection waiting this long for any reply
                                  is lost: its requests count as unanswered;
                                  it reconnects with --reconnect-on-error, else

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/cli/shared_options.h"
+#include "engine/cli/telemetry_options.h"
 #include "engine/cli/uri.h"
 #include "engine/workload/benchmark_suite.h"
 
@@ -223,6 +224,10 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             result.jsonPath = nonEmpty(value());
         } else if (arg == "--cleanup") {
             result.cleanup = true;
+        } else if (arg == "--no-telemetry") {
+            config.telemetry = false;
+        } else if (arg == "--telemetry-interval") {
+            config.telemetryIntervalSeconds = telemetryIntervalSeconds(arg, value());
         } else if (arg == "--help") {
             // Like redis-benchmark: help wins over whatever follows.
             result.showHelp = true;
@@ -402,6 +407,11 @@ Tacho additions:
                     A connection waiting this long for any reply is lost:
                     its requests count as unanswered, and the run fails
                     (default 5; 0 waits forever).
+ --no-telemetry     Do not sample the server (INFO, on a connection of its
+                    own) and this machine's CPU while the tests run; no
+                    bottleneck verdict then.
+ --telemetry-interval <sec>
+                    Sample that often (decimal, 0.1 to 3600; default 1).
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

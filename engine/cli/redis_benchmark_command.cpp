@@ -7,6 +7,7 @@
 #include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
+#include "engine/cli/telemetry_options.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file.h"
 #include "engine/resp/printable_text.h"
@@ -133,7 +134,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     const bool anyMeasured = std::any_of(result.tests.begin(), result.tests.end(),
                                          [](const TestResult& test) { return test.requests > 0; });
     if (style != ReportStyle::Csv && !config.idle && anyMeasured)
-        out << crossCheckSummary(result);
+        out << crossCheckSummary(result) << bottleneckLines(result);
     out << std::flush;
 
     int status = result.status == RunStatus::Failed ? 1 : 0;

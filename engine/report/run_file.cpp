@@ -11,6 +11,7 @@
 
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file_reader.h"
+#include "engine/report/telemetry_json.h"
 
 namespace tacho::engine {
 
@@ -295,6 +296,10 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.field("clientRequests", c.clientRequests);
     w.field("agrees", c.agrees());
     w.endObject();
+    if (t.telemetry.recorded()) {
+        w.key("telemetry");
+        writeTelemetryJson(w, t.telemetry);
+    }
     w.field("status", runStatusName(t.status));
     w.field("failure", t.failure);
     w.endObject();

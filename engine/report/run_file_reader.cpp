@@ -15,6 +15,7 @@
 
 #include "engine/report/json_reader.h"
 #include "engine/report/run_file.h"
+#include "engine/report/telemetry_json.h"
 
 namespace tacho::engine {
 
@@ -548,6 +549,11 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
         optUint64(*check, "serverFailedCalls", c.serverFailedCalls);
         optUint64(*check, "tachoCalls", c.tachoCalls);
         optUint64(*check, "clientRequests", c.clientRequests);
+    }
+    if (auto telemetry = n.get("telemetry")) {
+        std::string error;
+        if (!readTelemetryJson(telemetry->value(), telemetry->path(), t.telemetry, &error))
+            throw ReadError { error };
     }
     if (auto s = n.get("status"))
         t.status = readStatus(*s);

@@ -121,6 +121,10 @@ struct RunConfig {
     // Percentiles each second's summary keeps (TestResult::perSecond);
     // empty: no per-second summaries (only memtier's JSON reads them).
     std::vector<double> secondPercentiles;
+    // Server and client telemetry on a control connection of its own, once
+    // per interval while a test runs (issue 19); --no-telemetry turns it off.
+    bool telemetry = true;
+    double telemetryIntervalSeconds = 1.0;
 };
 
 // The config as a result keeps it: the password removed, passwordSet

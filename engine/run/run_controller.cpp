@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <chrono>
 #include <thread>
 
@@ -18,6 +19,8 @@
 #include "engine/run/worker.h"
 #include "engine/stats/clock.h"
 #include "engine/stats/interval_stats.h"
+#include "engine/telemetry/bottleneck.h"
+#include "engine/telemetry/telemetry_sampler.h"
 #include "engine/workload/template_generator.h"
 
 namespace tacho::engine {
@@ -273,6 +276,9 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 sum[name].calls += stat.calls;
                 sum[name].rejectedCalls += stat.rejectedCalls;
                 sum[name].failedCalls += stat.failedCalls;
+                sum[name].usec += stat.usec;
+                if (sum[name].latencyPercentiles.empty())
+                    sum[name].latencyPercentiles = stat.latencyPercentiles;
             }
         }
         return sum;
@@ -352,8 +358,14 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     std::vector<std::thread> threads;
     for (auto& plan : plans)
         workers.push_back(std::make_unique<Worker>(std::move(plan)));
-    for (auto& worker : workers)
-        threads.emplace_back([w = worker.get()] { w->run(); });
+    // Each worker thread's id, for the telemetry's per-thread CPU: taken
+    // once as the thread starts, nothing on the request path.
+    std::vector<std::atomic<pid_t>> threadIds(workers.size());
+    for (std::size_t i = 0; i < workers.size(); ++i)
+        threads.emplace_back([w = workers[i].get(), id = &threadIds[i]] {
+            id->store(gettid());
+            w->run();
+        });
 
     auto stopAll = [&](bool cancel) {
         for (auto& worker : workers)
@@ -393,6 +405,26 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         : 0;
     for (auto& worker : workers)
         worker->start(startNs, warmupEndNs, endNs);
+    // Telemetry from here (not during the connect phase) to the workers' end.
+    std::unique_ptr<TelemetrySampler> sampler;
+    if (m_config.telemetry) {
+        std::vector<TelemetryTarget> sampled;
+        if (slots) {
+            for (const int node : slots->servingNodes()) {
+                TelemetryTarget target { slots->nodes()[static_cast<std::size_t>(node)].address(), m_config };
+                target.config.endpoint = targets[static_cast<std::size_t>(node)];
+                sampled.push_back(std::move(target));
+            }
+        } else {
+            sampled.push_back(TelemetryTarget { m_config.endpoint.describe(), m_config });
+        }
+        std::vector<pid_t> ids;
+        for (const auto& id : threadIds)
+            ids.push_back(id.load());
+        sampler = std::make_unique<TelemetrySampler>(std::move(sampled), statsRefused, std::move(ids),
+                                                     m_config.telemetryIntervalSeconds);
+        sampler->start();
+    }
     // Each interval records the connections open at its start (a ramp's
     // step shows in the interval it begins in).
     auto openConnections = [&] {
@@ -488,6 +520,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             break;
     }
     joinAll();
+    if (sampler)
+        sampler->stop();
     IntervalStats rest(commandCount);
     for (auto& worker : workers)
         worker->collect(rest);
@@ -602,11 +636,11 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             };
             // What Tacho itself sent in the window, by INFO commandstats name.
             std::map<std::string, std::uint64_t> own;
-            own["info"] += infosBefore;
+            own["info"] += infosBefore + (sampler ? sampler->infoCalls() : 0);
             const std::vector<std::vector<std::string>> setup = sessionSetupCommands(m_config);
             for (std::size_t i = 0; i < setup.size(); ++i) {
                 std::uint64_t& count = own[statNameOf(setup[i])];
-                count += opensAfter;
+                count += opensAfter + (sampler ? sampler->connectionsOpened() : 0);
                 for (const auto& worker : workers)
                     count += worker->setupReplies()[i];
             }
@@ -621,12 +655,34 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 test.crossCheck.tachoCalls += mine;
                 test.crossCheck.serverRejectedCalls += after.rejectedCalls - before.rejectedCalls;
                 test.crossCheck.serverFailedCalls += after.failedCalls - before.failedCalls;
+                if (sampler && after.calls > before.calls) {
+                    ServerCommandTime time;
+                    time.command = name;
+                    time.calls = after.calls - before.calls;
+                    time.usecPerCall = after.usec >= before.usec
+                        ? static_cast<double>(after.usec - before.usec) / static_cast<double>(time.calls)
+                        : 0;
+                    time.latencyPercentiles = after.latencyPercentiles;
+                    test.telemetry.commandTimes.push_back(std::move(time));
+                }
                 names += (names.empty() ? "" : "+") + name;
             }
             test.crossCheck.command = names;
             // A node answering MOVED or ASK counts the command as rejected.
             test.crossCheck.clientRequests = test.requests + test.warmupRequests + test.moved + test.asked;
         }
+    }
+    if (sampler) {
+        std::vector<ServerCommandTime> commandTimes = std::move(test.telemetry.commandTimes);
+        test.telemetry = sampler->result(warmupEndNs);
+        test.telemetry.commandTimes = std::move(commandTimes);
+        VerdictContext context;
+        context.targetRate = test.targetRate;
+        context.achievedRate = test.requestsPerSecond();
+        context.connections = connections;
+        context.pipeline = m_config.pipeline;
+        context.threads = workerCount;
+        test.telemetry.verdict = judgeBottleneck(test.telemetry, context);
     }
     return test;
 }

@@ -12,6 +12,7 @@
 #include "engine/run/run_config.h"
 #include "engine/stats/client_stats.h"
 #include "engine/stats/latency_histogram.h"
+#include "engine/telemetry/telemetry.h"
 
 namespace tacho::engine {
 
@@ -166,6 +167,9 @@ struct TestResult {
     std::vector<ClusterContact> clusterNodes;   // every node talked to: seed first, then as learnt
     std::string clusterWait;             // what the test waited for before traffic (empty: nothing)
     ServerCrossCheck crossCheck;
+    // The server and this machine per interval, and the bottleneck verdict
+    // (issue 19); not recorded() with --no-telemetry and in older files.
+    TestTelemetry telemetry;
     RunStatus status = RunStatus::Completed;
     std::string failure;                 // why, when status is Failed
     std::string failureReply;            // the server's error reply behind it, if one (printable)

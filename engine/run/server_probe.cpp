@@ -65,14 +65,22 @@ std::map<std::string, std::string> parseInfo(const std::string& text)
 std::map<std::string, CommandStat> parseCommandStats(const std::string& text)
 {
     std::map<std::string, CommandStat> stats;
+    const std::string latencyPrefix = "latency_percentiles_usec_";
     for (const auto& [key, value] : parseInfo(text)) {
+        if (key.rfind(latencyPrefix, 0) == 0) {
+            stats[key.substr(latencyPrefix.size())].latencyPercentiles = value;
+            continue;
+        }
         if (key.rfind("cmdstat_", 0) != 0)
             continue;
         CommandStat stat;
         stat.calls = numberAfter(value, "calls");
         stat.rejectedCalls = numberAfter(value, "rejected_calls");
         stat.failedCalls = numberAfter(value, "failed_calls");
-        stats[key.substr(8)] = stat;
+        stat.usec = numberAfter(value, "usec");
+        CommandStat& entry = stats[key.substr(8)];
+        stat.latencyPercentiles = std::move(entry.latencyPercentiles);   // latencystats may come first
+        entry = std::move(stat);
     }
     return stats;
 }

@@ -16,6 +16,9 @@ struct CommandStat {
     std::uint64_t calls = 0;
     std::uint64_t rejectedCalls = 0;
     std::uint64_t failedCalls = 0;
+    std::uint64_t usec = 0;              // the server's time in the command, in all
+    // INFO latencystats (Redis >= 7) as given: "p50=1.003,p99=3.007,p99.9=8.031" (µs).
+    std::string latencyPercentiles;
 };
 
 // "key:value" lines of an INFO reply (comments and blank lines skipped).

@@ -114,15 +114,22 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
     const auto clientPoints = judged(telemetry.client.points, interval);
     for (const ClientPoint* p : clientPoints) {
         double demand = 0;
+        double waited = 0;
         for (std::size_t t = 0; t < p->threadCpuPercent.size(); ++t) {
             in.engineThreadMaxPercent = std::max(in.engineThreadMaxPercent, p->threadCpuPercent[t]);
             const double wait = t < p->threadWaitPercent.size() ? p->threadWaitPercent[t] : 0;
             demand = std::max(demand, p->threadCpuPercent[t] + wait);
+            waited = std::max(waited, wait);
         }
         in.engineDemandMaxPercent = std::max(in.engineDemandMaxPercent, demand);
+        in.engineWaitMaxPercent = std::max(in.engineWaitMaxPercent, waited);
         in.hostBusyMaxPercent = std::max(in.hostBusyMaxPercent, p->hostBusyPercent);
         in.hostStealMaxPercent = std::max(in.hostStealMaxPercent, p->hostStealPercent);
-        if (demand >= thresholds.engineThreadPercent || p->hostBusyPercent >= thresholds.hostBusyPercent)
+        // A busy host limits the run only when it holds the engine back: a
+        // thread that sleeps on round trips is not slowed by a neighbour's build.
+        const bool hostHot = p->hostBusyPercent >= thresholds.hostBusyPercent
+            && waited >= thresholds.hostStarvedWaitPercent;
+        if (demand >= thresholds.engineThreadPercent || hostHot)
             ++in.clientHotIntervals;
     }
     in.intervalsJudged = std::max(serverJudged, static_cast<int>(clientPoints.size()));
@@ -153,7 +160,8 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
                 : "another load machine (every CPU here already runs an engine thread)";
         } else {
             v.reason = "the host was " + percent(in.hostBusyMaxPercent) + " busy (steal "
-                + percent(std::max(0.0, in.hostStealMaxPercent)) + ")";
+                + percent(std::max(0.0, in.hostStealMaxPercent)) + "), an engine thread waited "
+                + percent(in.engineWaitMaxPercent) + " of the time for a CPU";
             v.advice = "another load machine";
         }
         if (!serverText.empty())

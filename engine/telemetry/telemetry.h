@@ -75,7 +75,8 @@ Bottleneck bottleneckFromName(const std::string& name);
 struct VerdictThresholds {
     double serverThreadPercent = 90;      // the server's busiest thread, % of a core
     double engineThreadPercent = 90;      // an engine thread's CPU + run-queue wait, % of a core
-    double hostBusyPercent = 95;          // the host, steal included
+    double hostBusyPercent = 95;          // the host, steal included…
+    double hostStarvedWaitPercent = 25;   // …counts when an engine thread waited this long for a CPU
     double shareOfSeconds = 0.5;          // "most seconds": at least this share of the judged intervals
     double rateHeldRatio = 0.97;          // open loop: achieved ÷ asked for at least this
 };
@@ -89,6 +90,7 @@ struct VerdictInputs {
     std::string serverBusiestWhat;        // "main thread of 127.0.0.1:6379", "process of …"
     double engineThreadMaxPercent = -1;   // max CPU of any engine thread
     double engineDemandMaxPercent = -1;   // max CPU + run-queue wait of any engine thread
+    double engineWaitMaxPercent = -1;     // max run-queue wait of any engine thread
     double hostBusyMaxPercent = -1;
     double hostStealMaxPercent = -1;
     double targetRate = 0;                // open loop: asked for (0: closed loop)

@@ -1,5 +1,6 @@
 #include "engine/telemetry/telemetry_sampler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <unistd.h>
@@ -77,7 +78,17 @@ void TelemetrySampler::sample()
 {
     for (Node& node : m_nodes)
         readServer(node);
-    m_client.push_back(readClientReading(m_threads, nowNs()));
+    ClientReading reading = readClientReading(m_threads, nowNs());
+    // A thread that has ended (the test's last moments) reads as nothing:
+    // it keeps its last figures, so its interval does not go negative.
+    if (!m_client.empty()) {
+        const ClientReading& last = m_client.back();
+        for (std::size_t t = 0; t < reading.threadCpuNs.size() && t < last.threadCpuNs.size(); ++t) {
+            reading.threadCpuNs[t] = std::max(reading.threadCpuNs[t], last.threadCpuNs[t]);
+            reading.threadWaitNs[t] = std::max(reading.threadWaitNs[t], last.threadWaitNs[t]);
+        }
+    }
+    m_client.push_back(std::move(reading));
 }
 
 void TelemetrySampler::readServer(Node& node)

@@ -179,9 +179,17 @@ private slots:
 
     void clientBoundByTheHost()
     {
-        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(40, 5) }, clientAt(30, 0, 97, 5)), closedLoop());
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(40, 5) }, clientAt(30, 30, 97, 5)), closedLoop());
         QCOMPARE(v.kind, Bottleneck::ClientBound);
         QCOMPARE(v.advice, std::string("another load machine"));
+    }
+
+    void aBusyHostThatDoesNotHoldTheEngineBackIsNotTheLimit()
+    {
+        // Someone else's build keeps the host busy; the engine sleeps on round trips.
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(5, 5) }, clientAt(3, 2, 100, 5)), closedLoop());
+        QCOMPARE(v.kind, Bottleneck::Neither);
+        QCOMPARE(v.inputs.hostBusyMaxPercent, 100.0);
     }
 
     void clientBoundWithEveryCpuTaken()
