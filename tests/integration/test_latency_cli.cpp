@@ -48,11 +48,8 @@ QStringList target(const RedisServer& server)
     return { "latency", "-h", server.host(), "-p", QString::number(server.port()) };
 }
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode).arg(r.timedOut).arg(QString::fromUtf8(r.out.left(4000)), QString::fromUtf8(r.err.left(4000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 QStringList lines(const QByteArray& out)
 {

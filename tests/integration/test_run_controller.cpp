@@ -8,6 +8,7 @@
 #include "engine/run/run_controller.h"
 #include "engine/workload/benchmark_suite.h"
 #include "support/redis_server.h"
+#include "support/run_config_for.h"
 
 using namespace tacho::engine;
 using tacho::test::RedisServer;
@@ -16,9 +17,7 @@ namespace {
 
 RunConfig configFor(const RedisServer& server, const std::string& test)
 {
-    RunConfig config;
-    config.endpoint.host = "127.0.0.1";
-    config.endpoint.port = server.port();
+    RunConfig config = tacho::test::runConfigFor(server);
     config.tests = redisBenchmarkSuite(test, 3, 0);
     return config;
 }
