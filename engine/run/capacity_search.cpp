@@ -1,5 +1,5 @@
 #include "engine/run/capacity_search.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 #include "engine/resp/printable_text.h"
 
 #include <algorithm>
