@@ -81,8 +81,8 @@ function checkFloors(file, lineNo, target,    scope, a, b, where) {
     where = scope == "." ? "the repository root" : scope "/"
     if (!((scope, a) in floor)) {
       if (scope == ".") return   # not a folder the rules cover
-      fail(file ":" lineNo ": " (a == "." ? "the files directly in " where " are" : scope "/" a "/ is") \
-           " on no floor of " where ": give it its place in " rulesName)
+      fail(file ":" lineNo ": " (a == "." ? "the files directly in " where " are on no floor of " where \
+           ": list \".\" in " : scope "/" a "/ is on no floor of " where ": give it its place in ") rulesName)
       return
     }
     if (!((scope, b) in floor)) {
