@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/run/capacity_search.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "ui/capacity_record.h"
 #include "ui/delivery_queue.h"
 #include "ui/run_record.h"

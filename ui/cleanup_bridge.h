@@ -11,7 +11,7 @@
 
 #include <thread>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::ui {
 

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "ui/connection_test_result.h"
 #include "ui/delivery_queue.h"
 #include "ui/latency_point.h"

@@ -8,7 +8,7 @@
 #include <functional>
 #include <optional>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "ui/app_context.h"
 #include "ui/connection_profile.h"
 #include "ui/preset_library.h"

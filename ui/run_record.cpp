@@ -10,7 +10,7 @@
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
 #include "engine/run/key_cleanup.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
 #include "engine/stats/latency_spectrum.h"

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "ui/preset_library.h"
 #include "ui/connection_profile.h"
 #include "ui/workload_settings.h"

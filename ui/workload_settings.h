@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "ui/connection_profile.h"
 
 namespace tacho::ui {

@@ -4,7 +4,7 @@
 // step_workload.cpp, its run file in capacity_run_file.cpp.
 #include "engine/cli/capacity_command.h"
 #include "engine/report/csv_cell.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <charconv>

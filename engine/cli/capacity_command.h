@@ -23,6 +23,7 @@
 
 #include "engine/cli/step_command.h"
 #include "engine/run/capacity_search.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 
 namespace tacho::engine {

@@ -18,7 +18,7 @@
 
 #include "engine/cli/quoted.h"
 #include "engine/cli/secrets.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 #include "engine/report/run_file.h"
 
 namespace tacho::engine {

@@ -16,7 +16,7 @@
 
 #include "engine/cli/usage_error.h"
 #include "engine/run/capacity_search.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 
 namespace tacho::engine {

@@ -1,6 +1,6 @@
 #include "engine/cli/sweep_command.h"
 #include "engine/cli/shared_options.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,6 +11,7 @@
 
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file_reader.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 

@@ -15,6 +15,7 @@
 
 #include "engine/report/json_reader.h"
 #include "engine/report/run_file.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 

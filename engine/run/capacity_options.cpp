@@ -3,7 +3,7 @@
 // search's messages share (capacity_text.h). The search itself is in
 // capacity_search.cpp, its steps on the engine in capacity_step_runner.cpp.
 #include "engine/run/capacity_search.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 #include "engine/run/capacity_text.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // verdicts and result. Its options are checked in capacity_options.cpp, its
 // steps run on the engine in capacity_step_runner.cpp.
 #include "engine/run/capacity_search.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 #include "engine/resp/printable_text.h"
 #include "engine/run/capacity_text.h"
 

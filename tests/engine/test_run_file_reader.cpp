@@ -13,6 +13,7 @@
 
 #include "engine/report/run_file.h"
 #include "engine/report/run_file_reader.h"
+#include "engine/workload/request_generator.h"
 
 using namespace tacho::engine;
 

@@ -4,7 +4,7 @@
 // engine directly. The caller adds the workload.
 #include <string>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::test {
 

@@ -1,4 +1,4 @@
-#include "engine/report/base64.h"
+#include "engine/text/base64.h"
 
 namespace tacho::engine {
 

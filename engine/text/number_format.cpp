@@ -1,4 +1,4 @@
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <cstdio>
 

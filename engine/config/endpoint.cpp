@@ -1,4 +1,4 @@
-#include "engine/run/run_config.h"
+#include "engine/config/endpoint.h"
 
 namespace tacho::engine {
 
@@ -9,14 +9,6 @@ std::string Endpoint::describe() const
     if (host.find(':') != std::string::npos)
         return "[" + host + "]:" + std::to_string(port);
     return host + ":" + std::to_string(port);
-}
-
-RunConfig withoutSecrets(RunConfig config)
-{
-    if (!config.password.empty())
-        config.passwordSet = true;
-    config.password.clear();
-    return config;
 }
 
 } // namespace tacho::engine
