@@ -61,7 +61,9 @@ void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::opti
     w.endObject();
 }
 
-std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
+} // namespace
+
+std::string capacitySectionJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
                          std::optional<std::size_t> preloadTest, const std::string& workloadLine)
 {
     const CapacitySearchOptions& o = r.options;
@@ -123,8 +125,6 @@ std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<
     w.endObject();
     return w.str();
 }
-
-} // namespace
 
 bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error)
 {
@@ -220,7 +220,7 @@ RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner&
         }
         indexes.push_back(std::move(runs));
     }
-    *section = capacityJson(result, indexes, preloadIndex, workloadLine);
+    *section = capacitySectionJson(result, indexes, preloadIndex, workloadLine);
     for (TestResult& test : runner.takeStepTests())
         file.tests.push_back(std::move(test));
     if (preload && preload->status == RunStatus::Failed) {
