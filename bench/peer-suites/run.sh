@@ -88,7 +88,7 @@ OUT=$(abspath "$OUT")
 # the certificate chain only, Tacho also the host name, and the suites' certificates name none
 # (README: deliberate differences).
 chain_only=""
-[ "${CHAIN_ONLY:-0}" = 1 ] && chain_only='case " $* " in *" --tls "*|*rediss://*|*valkeys://*) set -- "$@" --tls-skip-hostname-verify;; esac\n'
+[ "${CHAIN_ONLY:-0}" = 1 ] && chain_only='case " $* " in *" --tls "*|*rediss://*|*valkeys://*) set -- --tls-skip-hostname-verify "$@";; esac\n'
 printf "#!/bin/sh\n$chain_only"'exec "%s" redis-benchmark "$@"\n' "$TACHO_CLI" > "$WORK/shims/redis-benchmark"
 printf "#!/bin/sh\n$chain_only"'exec "%s" redis-benchmark "$@"\n' "$TACHO_CLI" > "$WORK/shims/valkey-benchmark"
 printf "#!/bin/sh\n$chain_only"'exec "%s" memtier "$@"\n' "$TACHO_CLI" > "$WORK/shims/memtier_benchmark"
