@@ -133,23 +133,35 @@ const KeptSection* LoadedRun::damagedSection(std::string_view name) const
     return nullptr;
 }
 
-bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* error)
+// One section's JSON text, read as runFileFromJson reads it in a file.
+template <class Read>
+bool sectionFromJson(std::string_view json, const char* name, std::string* error, Read read)
 {
     JsonParseError parseError;
     const std::optional<JsonValue> root = parseJson(json, &parseError);
     if (!root) {
         if (error)
-            *error = "cleanup: not valid JSON at " + parseError.describe();
+            *error = std::string(name) + ": not valid JSON at " + parseError.describe();
         return false;
     }
     try {
-        out = readCleanup(Node(*root, "cleanup"));
+        read(Node(*root, name));
     } catch (const ReadError& e) {
         if (error)
             *error = e.message;
         return false;
     }
     return true;
+}
+
+bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* error)
+{
+    return sectionFromJson(json, "cleanup", error, [&](const Node& n) { out = readCleanup(n); });
+}
+
+bool capacityFromJson(std::string_view json, std::size_t testCount, CapacitySection& out, std::string* error)
+{
+    return sectionFromJson(json, "capacity", error, [&](const Node& n) { out = readCapacity(n, testCount); });
 }
 
 bool runFileFromJson(std::string_view json, const std::string& name, LoadedRun& out, std::string* error)

@@ -149,6 +149,8 @@ bool runFileFromJson(std::string_view json, const std::string& name, LoadedRun& 
 // Reads a run file's "cleanup" section on its own (its JSON text), checked as
 // runFileFromJson checks it; false with a message when it is not valid.
 bool cleanupFromJson(std::string_view json, CleanupResult& out, std::string* error);
+// The same for a "capacity" section; its test indexes must be below testCount.
+bool capacityFromJson(std::string_view json, std::size_t testCount, CapacitySection& out, std::string* error);
 
 // Reads a run file from disk (at most kMaxRunFileBytes).
 bool readRunFile(const std::string& path, LoadedRun& out, std::string* error);
