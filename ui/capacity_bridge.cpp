@@ -2,12 +2,12 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QJsonDocument>
 
 #include <mutex>
 #include <optional>
 
 #include "engine/cli/capacity_command.h"
+#include "engine/report/run_file_reader.h"
 #include "engine/run/run_controller.h"
 #include "ui/engine_bridge.h"
 #include "ui/number_format.h"
@@ -145,8 +145,10 @@ void CapacityBridge::search(Request request)
     }
     end.run = RunRecord::fromRunResult(file);
     end.run.meta = request.meta;
-    end.run.capacity = QJsonDocument::fromJson(QByteArray::fromStdString(section)).object();
-    end.record = CapacityRecord::fromJson(end.run.capacity).value_or(CapacityRecord {});
+    engine::CapacitySection read;
+    if (engine::capacityFromJson(section, file.tests.size(), read, nullptr))
+        end.run.capacity = CapacityRecord::fromSection(read);
+    end.record = end.run.capacity.value_or(CapacityRecord {});
     if (!request.historyDir.isEmpty()) {
         const QString path = QDir(request.historyDir).filePath(EngineBridge::runFileName(QDateTime::currentDateTime(), request.meta.title));
         std::string writeError;

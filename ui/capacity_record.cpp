@@ -1,24 +1,11 @@
 #include "ui/capacity_record.h"
 
-#include <QJsonArray>
-
 #include <string>
 
 #include "engine/cli/capacity_command.h"
+#include "engine/report/run_file_reader.h"
 
 namespace tacho::ui {
-
-namespace {
-
-double num(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toDouble(); }
-QString str(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toString(); }
-quint64 u64(const QJsonObject& o, const char* key)
-{
-    const double v = o.value(QLatin1String(key)).toDouble();
-    return v > 0 ? static_cast<quint64>(v) : 0;
-}
-
-} // namespace
 
 std::optional<engine::CapacitySearchOptions> CapacitySettings::toOptions(FieldError* error) const
 {
@@ -70,26 +57,26 @@ CapacityStepRow CapacityStepRow::fromStep(const engine::CapacityStep& s)
     return r;
 }
 
-CapacityStepRow CapacityStepRow::fromJson(const QJsonObject& o)
+CapacityStepRow CapacityStepRow::fromSectionStep(const engine::CapacitySectionStep& s)
 {
     CapacityStepRow r;
-    r.number = o.value(QLatin1String("number")).toInt();
-    r.setting = num(o, "setting");
-    r.verdict = str(o, "verdict");
-    r.reason = str(o, "reason");
-    r.attempts = o.value(QLatin1String("attempts")).toInt(1);
-    r.noisy = o.value(QLatin1String("noisy")).toBool();
-    r.targetRate = num(o, "targetRate");
-    r.throughput = num(o, "throughput");
-    r.seconds = num(o, "seconds");
-    r.requests = u64(o, "requests");
-    r.errors = u64(o, "errors");
-    r.avgMs = num(o, "avgMs");
-    r.p50Ms = num(o, "p50Ms");
-    r.p99Ms = num(o, "p99Ms");
-    r.p999Ms = num(o, "p999Ms");
-    r.maxMs = num(o, "maxMs");
-    r.objectiveMs = num(o, "objectiveMs");
+    r.number = s.number;
+    r.setting = s.setting;
+    r.verdict = QString::fromStdString(s.verdict);
+    r.reason = QString::fromStdString(s.reason);
+    r.attempts = s.attempts;
+    r.noisy = s.noisy;
+    r.targetRate = s.targetRate;
+    r.throughput = s.throughput;
+    r.seconds = s.seconds;
+    r.requests = s.requests;
+    r.errors = s.errors;
+    r.avgMs = s.avgMs;
+    r.p50Ms = s.p50Ms;
+    r.p99Ms = s.p99Ms;
+    r.p999Ms = s.p999Ms;
+    r.maxMs = s.maxMs;
+    r.objectiveMs = s.objectiveMs;
     return r;
 }
 
@@ -101,30 +88,27 @@ const CapacityStepRow* CapacityRecord::step(int number) const
     return nullptr;
 }
 
-std::optional<CapacityRecord> CapacityRecord::fromJson(const QJsonObject& section)
+CapacityRecord CapacityRecord::fromSection(const engine::CapacitySection& section)
 {
-    if (!section.value(QLatin1String("steps")).isArray())
-        return std::nullopt;
     CapacityRecord r;
-    r.dimension = str(section, "dimension");
-    r.from = num(section, "from");
-    r.to = num(section, "to");
-    const QJsonObject objective = section.value(QLatin1String("objective")).toObject();
-    r.objective = str(objective, "text");
-    r.limitMs = num(objective, "limitMs");
-    r.stepSeconds = num(section, "stepSeconds");
-    r.warmupSeconds = num(section, "warmupSeconds");
-    r.workload = str(section, "workload");
-    r.stopReason = str(section, "stopReason");
-    r.stopDetail = str(section, "stopDetail");
-    r.summary = str(section, "summary");
-    r.maxThroughput = num(section, "maxThroughput");
-    r.pricePerHour = num(section, "pricePerHour");
-    r.throughputPerDollarHour = num(section, "throughputPerDollarHour");
-    r.bestStep = section.value(QLatin1String("bestStep")).toInt();
-    r.nextFailingStep = section.value(QLatin1String("nextFailingStep")).toInt();
-    for (const QJsonValue& step : section.value(QLatin1String("steps")).toArray())
-        r.steps << CapacityStepRow::fromJson(step.toObject());
+    r.dimension = QString::fromStdString(section.dimension);
+    r.from = section.from;
+    r.to = section.to;
+    r.objective = QString::fromStdString(section.objective);
+    r.limitMs = section.limitMs;
+    r.stepSeconds = section.stepSeconds;
+    r.warmupSeconds = section.warmupSeconds;
+    r.workload = QString::fromStdString(section.workload);
+    r.stopReason = QString::fromStdString(section.stopReason);
+    r.stopDetail = QString::fromStdString(section.stopDetail);
+    r.summary = QString::fromStdString(section.summary);
+    r.maxThroughput = section.maxThroughput;
+    r.pricePerHour = section.pricePerHour;
+    r.throughputPerDollarHour = section.throughputPerDollarHour;
+    r.bestStep = section.bestStep;
+    r.nextFailingStep = section.nextFailingStep;
+    for (const engine::CapacitySectionStep& step : section.steps)
+        r.steps << CapacityStepRow::fromSectionStep(step);
     return r;
 }
 

@@ -2,15 +2,20 @@
 // The Capacity page's value types: the form (CapacitySettings), one step of
 // a search (CapacityStepRow) and a finished search (CapacityRecord), made
 // from the engine's CapacityStep as steps complete or from the "capacity"
-// section of a run file (live and reopened searches read the same way).
+// section the engine's run-file reader returns (live and reopened searches
+// read the same way).
 // Latencies in ms, throughput in requests per second.
-#include <QJsonObject>
 #include <QString>
 #include <QVector>
 
 #include <optional>
 
 #include "engine/run/capacity_search.h"
+
+namespace tacho::engine {
+struct CapacitySection;
+struct CapacitySectionStep;
+}
 
 namespace tacho::ui {
 
@@ -47,7 +52,7 @@ struct CapacityStepRow {
 
     bool met() const { return verdict == QLatin1String("met"); }
     static CapacityStepRow fromStep(const engine::CapacityStep& step);
-    static CapacityStepRow fromJson(const QJsonObject& object);
+    static CapacityStepRow fromSectionStep(const engine::CapacitySectionStep& step);
 };
 
 struct CapacityRecord {
@@ -65,8 +70,7 @@ struct CapacityRecord {
     QVector<CapacityStepRow> steps;  // in the order run
 
     const CapacityStepRow* step(int number) const;
-    // The "capacity" section of a run file; nullopt when it is absent or has no steps list.
-    static std::optional<CapacityRecord> fromJson(const QJsonObject& section);
+    static CapacityRecord fromSection(const engine::CapacitySection& section);
 };
 
 // "rate 12,500/s", "64 connections": the engine's words for a setting.

@@ -109,7 +109,7 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
     connect(m_historyStore, &HistoryStore::entryLoaded, m_historyModel, &HistoryModel::upsert);
     connect(m_historyStore, &HistoryStore::recordLoaded, this, [this](const RunRecord& record) {
         m_resultsPage->showRun(record);
-        const auto capacity = CapacityRecord::fromJson(record.capacity);
+        const auto& capacity = record.capacity;
         if (capacity && !m_capacityPage->isSearching())
             m_capacityPage->showRecord(*capacity, record);
         showPage(capacity ? CapacityTab : ResultsTab);

@@ -1,9 +1,5 @@
 #include "ui/run_record.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-
 #include <algorithm>
 #include <cmath>
 
@@ -49,36 +45,18 @@ CommandRecord rowForTest(const TestRecord& test)
     return row;
 }
 
-// JSON numbers: run files hold counts up to 2^64; doubles keep them exact to
-// 2^53, far beyond any run's count.
-quint64 u64(const QJsonObject& o, const char* key)
-{
-    const double v = o.value(QLatin1String(key)).toDouble();
-    return v > 0 ? static_cast<quint64>(std::llround(v)) : 0;
-}
-
-double num(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toDouble(); }
-QString str(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toString(); }
-
-LatencySummary latencyFromJson(const QJsonObject& o)
+// The summary a file states (absent figures are 0, as they always showed).
+LatencySummary statedLatency(const engine::StatedFigures& f)
 {
     LatencySummary l;
-    l.avg = num(o, "avg");
-    l.min = num(o, "min");
-    l.p50 = num(o, "p50");
-    l.p95 = num(o, "p95");
-    l.p99 = num(o, "p99");
-    l.p999 = num(o, "p999");
-    l.max = num(o, "max");
+    l.avg = f.avgMs.value_or(0);
+    l.min = f.minMs.value_or(0);
+    l.p50 = f.p50Ms.value_or(0);
+    l.p95 = f.p95Ms.value_or(0);
+    l.p99 = f.p99Ms.value_or(0);
+    l.p999 = f.p999Ms.value_or(0);
+    l.max = f.maxMs.value_or(0);
     return l;
-}
-
-QMap<QString, QString> stringMapFromJson(const QJsonObject& o)
-{
-    QMap<QString, QString> out;
-    for (auto it = o.begin(); it != o.end(); ++it)
-        out.insert(it.key(), it.value().toString());
-    return out;
 }
 
 } // namespace
@@ -231,162 +209,47 @@ RunRecord RunRecord::fromRunResult(const engine::RunResult& result)
     return r;
 }
 
+RunRecord RunRecord::fromLoadedRun(const engine::LoadedRun& loaded)
+{
+    RunRecord r = fromRunResult(loaded.run);
+    // A read run shows the latencies its file states (the histograms come
+    // back in µs buckets; the summaries were taken from the exact ones).
+    for (qsizetype i = 0; i < r.tests.size() && std::size_t(i) < loaded.tests.size(); ++i) {
+        TestRecord& t = r.tests[i];
+        const engine::LoadedTest& stated = loaded.tests[std::size_t(i)];
+        t.latency = statedLatency(stated.figures);
+        if (loaded.run.tests[std::size_t(i)].commands.empty()) {
+            t.commands = { rowForTest(t) };
+            continue;
+        }
+        for (qsizetype c = 0; c < t.commands.size() && std::size_t(c) < stated.commands.size(); ++c)
+            t.commands[c].latency = statedLatency(stated.commands[std::size_t(c)]);
+    }
+    if (loaded.capacity)
+        r.capacity = CapacityRecord::fromSection(*loaded.capacity);
+    // Worded as tacho-cli words it.
+    if (loaded.run.cleanup)
+        r.cleanup = QString::fromStdString(engine::describeCleanup(*loaded.run.cleanup));
+    else if (const engine::KeptSection* damaged = loaded.damagedSection("cleanup"))
+        r.cleanup = QStringLiteral("cleanup: not readable (%1)").arg(QString::fromStdString(damaged->problem));
+    return r;
+}
+
 std::optional<RunRecord> RunRecord::fromJson(const QByteArray& json, QString* error)
 {
-    const auto fail = [&](const QString& why) -> std::optional<RunRecord> {
+    if (json.trimmed().isEmpty()) {
         if (error)
-            *error = why;
+            *error = QStringLiteral("the file is empty");
         return std::nullopt;
-    };
-    if (json.trimmed().isEmpty())
-        return fail(QStringLiteral("the file is empty"));
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("not valid JSON: %1 at byte %2").arg(parseError.errorString()).arg(parseError.offset));
-    if (!doc.isObject())
-        return fail(QStringLiteral("not a run file: the document is not a JSON object"));
-    const QJsonObject root = doc.object();
-    const QString format = str(root, "format");
-    if (format.isEmpty())
-        return fail(QStringLiteral("not a run file: no \"format\" field"));
-    if (format != QLatin1String("tacho-run/1"))
-        return fail(QStringLiteral("unsupported format \"%1\" (this version reads tacho-run/1)").arg(format));
-    if (!root.value(QStringLiteral("tests")).isArray())
-        return fail(QStringLiteral("damaged run file: \"tests\" is missing or not a list"));
-
-    RunRecord r;
-    r.status = str(root, "status");
-    if (r.status.isEmpty())
-        return fail(QStringLiteral("damaged run file: no \"status\""));
-    r.failure = str(root, "failure");
-    r.totalSeconds = num(root, "totalSeconds");
-    r.capacity = root.value(QStringLiteral("capacity")).toObject();
-    if (root.contains(QStringLiteral("cleanup"))) {
-        // Worded as tacho-cli words it, from the engine's reading of the section.
-        const QByteArray section = QJsonDocument(root.value(QStringLiteral("cleanup")).toObject()).toJson(QJsonDocument::Compact);
-        engine::CleanupResult cleanup;
-        std::string why;
-        r.cleanup = engine::cleanupFromJson(section.toStdString(), cleanup, &why)
-            ? QString::fromStdString(engine::describeCleanup(cleanup))
-            : QStringLiteral("cleanup: not readable (%1)").arg(QString::fromStdString(why));
     }
-
-    const QJsonObject config = root.value(QStringLiteral("config")).toObject();
-    const QJsonObject endpoint = config.value(QStringLiteral("endpoint")).toObject();
-    r.target = str(endpoint, "address");
-    r.tls = endpoint.value(QStringLiteral("tls")).toBool();
-    r.user = str(config, "user");
-    r.database = config.value(QStringLiteral("database")).toInt();
-    r.protocol = config.value(QStringLiteral("protocol")).toInt(2);
-    r.connections = config.value(QStringLiteral("connections")).toInt();
-    r.threads = config.value(QStringLiteral("threads")).toInt();
-    r.pipeline = config.value(QStringLiteral("pipeline")).toInt();
-    r.requestsPerTest = u64(config, "requests");
-    r.keyspace = u64(config, "keyspace");
-    r.durationSeconds = num(config, "durationSeconds");
-    r.warmupSeconds = num(config, "warmupSeconds");
-    r.valueSize = static_cast<quint32>(u64(config, "valueSize"));
-    for (const QJsonValue& spec : config.value(QStringLiteral("tests")).toArray())
-        r.plannedTests << spec.toObject().value(QStringLiteral("name")).toString();
-
-    const QJsonObject env = root.value(QStringLiteral("environment")).toObject();
-    r.toolVersion = str(env, "toolVersion");
-    r.hostName = str(env, "hostName");
-    r.cpuModel = str(env, "cpuModel");
-    r.cpuCount = env.value(QStringLiteral("cpuCount")).toInt();
-    r.startedAtUtc = str(env, "startedAtUtc");
-    r.serverInfo = stringMapFromJson(env.value(QStringLiteral("serverInfo")).toObject());
-    r.serverConfig = stringMapFromJson(env.value(QStringLiteral("serverConfig")).toObject());
-
-    const QJsonArray tests = root.value(QStringLiteral("tests")).toArray();
-    for (qsizetype i = 0; i < tests.size(); ++i) {
-        if (!tests.at(i).isObject())
-            return fail(QStringLiteral("damaged run file: test %1 is not an object").arg(i + 1));
-        const QJsonObject o = tests.at(i).toObject();
-        TestRecord t;
-        t.name = str(o, "name");
-        t.commandStatName = str(o, "commandStatName");
-        t.status = str(o, "status");
-        t.failure = str(o, "failure");
-        t.requests = u64(o, "requests");
-        t.errors = u64(o, "errors");
-        t.hits = u64(o, "hits");
-        t.misses = u64(o, "misses");
-        t.bytesSent = u64(o, "bytesSent");
-        t.bytesReceived = u64(o, "bytesReceived");
-        t.connectErrors = u64(o, "connectErrors");
-        t.reconnects = u64(o, "reconnects");
-        t.seconds = num(o, "seconds");
-        t.warmupSeconds = num(o, "warmupSeconds");
-        t.warmupRequests = u64(o, "warmupRequests");
-        t.latency = latencyFromJson(o.value(QStringLiteral("latencyMs")).toObject());
-        const QJsonObject kinds = o.value(QStringLiteral("errorsByKind")).toObject();
-        for (auto it = kinds.begin(); it != kinds.end(); ++it)
-            t.errorsByKind.insert(it.key(), static_cast<quint64>(it.value().toDouble()));
-        for (const QJsonValue& m : o.value(QStringLiteral("firstErrors")).toArray())
-            t.firstErrors << m.toString();
-        for (const QJsonValue& v : o.value(QStringLiteral("intervals")).toArray()) {
-            const QJsonObject p = v.toObject();
-            IntervalSample s;
-            s.start = num(p, "start");
-            s.end = num(p, "end");
-            s.requests = u64(p, "requests");
-            s.errors = u64(p, "errors");
-            s.hits = u64(p, "hits");
-            s.misses = u64(p, "misses");
-            s.bytesSent = u64(p, "bytesSent");
-            s.bytesReceived = u64(p, "bytesReceived");
-            s.reconnects = u64(p, "reconnects");
-            s.connectErrors = u64(p, "connectErrors");
-            s.redirects = u64(p, "redirects");
-            for (const QJsonValue& c : p.value(QStringLiteral("commands")).toArray())
-                s.commandRequests << u64(c.toObject(), "requests");
-            s.p50 = num(p, "p50Ms");
-            s.p99 = num(p, "p99Ms");
-            s.p999 = num(p, "p999Ms");
-            s.max = num(p, "maxMs");
-            s.avg = num(p, "avgMs");
-            t.intervals << s;
-        }
-        const QString histogram = str(o, "histogram");
-        if (!histogram.isEmpty()) {
-            engine::LatencyHistogram h;
-            std::string decodeError;
-            if (!engine::LatencyHistogram::fromCompressedBase64(histogram.toStdString(), h, &decodeError))
-                return fail(QStringLiteral("damaged run file: the histogram of test \"%1\" cannot be decoded: %2")
-                                .arg(t.name, qs(decodeError)));
-            // The encoding is in microseconds: values come back within one
-            // bucket, which is all a spectrum plot resolves.
-            t.spectrum = spectrumOf(h);
-        }
-        for (const QJsonValue& v : o.value(QStringLiteral("commands")).toArray()) {
-            const QJsonObject c = v.toObject();
-            CommandRecord row;
-            row.test = t.name;
-            row.command = str(c, "name");
-            row.requests = u64(c, "requests");
-            row.errors = u64(c, "errors");
-            row.hits = u64(c, "hits");
-            row.misses = u64(c, "misses");
-            row.bytesSent = u64(c, "bytesSent");
-            row.bytesReceived = u64(c, "bytesReceived");
-            row.seconds = t.seconds;
-            row.latency = latencyFromJson(c.value(QStringLiteral("latencyMs")).toObject());
-            t.commands << row;
-        }
-        if (t.commands.isEmpty())
-            t.commands << rowForTest(t);
-        const QJsonObject check = o.value(QStringLiteral("crossCheck")).toObject();
-        t.crossCheck.available = check.value(QStringLiteral("available")).toBool();
-        t.crossCheck.unavailable = QString::fromStdString(engine::printable(str(check, "unavailable").toStdString()));
-        t.crossCheck.command = str(check, "command");
-        t.crossCheck.serverCalls = u64(check, "serverCalls");
-        t.crossCheck.serverFailedCalls = u64(check, "serverFailedCalls");
-        t.crossCheck.clientRequests = u64(check, "clientRequests");
-        r.tests << t;
+    engine::LoadedRun loaded;
+    std::string why;
+    if (!engine::runFileFromJson(std::string_view(json.constData(), std::size_t(json.size())), {}, loaded, &why)) {
+        if (error)
+            *error = QString::fromStdString(why);
+        return std::nullopt;
     }
-    return r;
+    return fromLoadedRun(loaded);
 }
 
 QDateTime RunRecord::startedAt() const

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "ui/capacity_record.h"
 #include "ui/run_meta.h"
 
 namespace tacho::engine {
@@ -21,6 +22,7 @@ struct TestResult;
 struct IntervalPoint;
 class LatencyHistogram;
 struct SpectrumSample;
+struct LoadedRun;
 }
 
 namespace tacho::ui {
@@ -118,8 +120,8 @@ struct RunRecord {
     QVector<TestRecord> tests;
 
     // A capacity search's "capacity" section (see engine/cli/capacity_command.h);
-    // empty for an ordinary run.
-    QJsonObject capacity;
+    // none for an ordinary run.
+    std::optional<CapacityRecord> capacity;
 
     // Workbench additions.
     RunMeta meta;
@@ -146,8 +148,10 @@ struct RunRecord {
     // Before a run: the configuration and the planned tests.
     static RunRecord planFrom(const engine::RunConfig& config);
     static RunRecord fromRunResult(const engine::RunResult& result);
-    // A run file's contents; nullopt with the reason when it is not a
-    // readable tacho-run/1 document.
+    // What the engine read from a run file, as the file states it.
+    static RunRecord fromLoadedRun(const engine::LoadedRun& loaded);
+    // A run file's contents; nullopt with the engine's reason when it is not
+    // a readable tacho-run/1 document.
     static std::optional<RunRecord> fromJson(const QByteArray& json, QString* error);
     // The percentile spectrum of a histogram (ns values), about ten points
     // per decade of 1/(1-p), ending at the maximum.

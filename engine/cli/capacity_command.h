@@ -31,6 +31,13 @@ namespace tacho::engine {
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io);
 std::string capacityUsage();
 
+// The "capacity" section (a JSON object) of `result`: testIndexes[step][run]
+// is where each run of each step sits in the run file's "tests"
+// (engine/report/run_file_reader.h reads it back as a CapacitySection).
+std::string capacitySectionJson(const CapacityResult& result,
+                                const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
+                                std::optional<std::size_t> preloadTest, const std::string& workloadLine);
+
 // The run file of a capacity search: the preload's test (if any), then
 // every run of every step as a test, and a "capacity" section (a JSON
 // object, in *section) with the options, the steps, the curve and the

@@ -50,8 +50,10 @@ void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::opti
     w.endObject();
 }
 
-std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
-                         std::optional<std::size_t> preloadTest, const std::string& workloadLine)
+} // namespace
+
+std::string capacitySectionJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
+                                std::optional<std::size_t> preloadTest, const std::string& workloadLine)
 {
     const CapacitySearchOptions& o = r.options;
     JsonWriter w(2);
@@ -113,7 +115,6 @@ std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<
     return w.str();
 }
 
-} // namespace
 
 RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
                           const std::string& workloadLine, bool searched, std::string* section)
@@ -146,7 +147,7 @@ RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner&
         }
         indexes.push_back(std::move(runs));
     }
-    *section = capacityJson(result, indexes, preloadIndex, workloadLine);
+    *section = capacitySectionJson(result, indexes, preloadIndex, workloadLine);
     for (TestResult& test : runner.takeStepTests())
         file.tests.push_back(std::move(test));
     if (preload && preload->status == RunStatus::Failed) {

@@ -60,7 +60,7 @@ private Q_SLOTS:
         tacho::test::keepPicture(window, QStringLiteral("history-page.png"));
         QCOMPARE(reasons.size(), 2);
         QVERIFY2(reasons.join('|').contains(QLatin1String("not valid JSON")), qPrintable(reasons.join('|')));
-        QVERIFY2(reasons.join('|').contains(QLatin1String("unsupported format \"something-else/3\"")), qPrintable(reasons.join('|')));
+        QVERIFY2(reasons.join('|').contains(QLatin1String("format: \"something-else/3\" is not a Tacho run file format")), qPrintable(reasons.join('|')));
     }
 
     void renameNotesAndDeleteSurviveRestart()
