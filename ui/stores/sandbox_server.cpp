@@ -68,6 +68,20 @@ QString SandboxServer::statusText() const
     return {};
 }
 
+bool SandboxServer::isReady(QString* why) const
+{
+    QString reason;
+    switch (m_state) {
+    case State::Ready: return true;
+    case State::Starting: reason = tr("The Local sandbox is still starting."); break;
+    case State::Stopped: reason = tr("The Local sandbox is not running."); break;
+    case State::Failed: reason = m_error; break;
+    }
+    if (why)
+        *why = reason;
+    return false;
+}
+
 quint16 SandboxServer::pickPort()
 {
     // The kernel picks a free port; there is a short window before

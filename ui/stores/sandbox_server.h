@@ -36,6 +36,8 @@ public:
     QString version() const { return m_version; }
     QString errorString() const { return m_error; }
     QString statusText() const;
+    // Whether a run can use the sandbox now; *why (a sentence) if not.
+    bool isReady(QString* why = nullptr) const;
 
 Q_SIGNALS:
     void ready(quint16 port);

@@ -5,9 +5,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QKeySequence>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -27,14 +25,15 @@
 #include "ui/stores/history_store.h"
 #include "ui/latency/latency_page.h"
 #include "ui/stores/password_vault.h"
-#include "ui/targets/profile_dialog.h"
 #include "ui/targets/profile_list_model.h"
+#include "ui/targets/target_actions.h"
 #include "ui/results/results_page.h"
 #include "ui/widgets/run_charts_widget.h"
 #include "ui/run/run_page.h"
 #include "ui/window/run_progress_widget.h"
 #include "ui/run/run_setup_widget.h"
 #include "ui/stores/sandbox_server.h"
+#include "ui/window/run_status_labels.h"
 #include "ui/window/side_panel_widget.h"
 
 // Resources of a static library are registered by hand (outside any namespace).
@@ -73,6 +72,10 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
     m_profiles->setProfiles(m_profileStore.load(&profileProblems));
     m_historyStore = new HistoryStore(m_context.historyDir, this);
     m_historyModel = new HistoryModel(this);
+    m_targets = new TargetActions(m_profileStore, m_profiles, m_vault, m_bridge, this);
+    connect(m_targets, &TargetActions::selectRequested, this, &MainWindow::selectTarget);
+    connect(m_targets, &TargetActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_targets, &TargetActions::messageCleared, statusBar(), &QStatusBar::clearMessage);
 
     buildActions();
     buildToolbar();
@@ -80,14 +83,7 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
     buildMenus();
     connectEngine();
 
-    m_serverLabel = new QLabel(this);
-    m_threadsLabel = new QLabel(this);
-    m_crossCheckLabel = new QLabel(this);
-    m_savedLabel = new QLabel(this);
-    m_targetLabel = new QLabel(this);
-    m_targetLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    for (QLabel* label : { m_targetLabel, m_serverLabel, m_threadsLabel, m_crossCheckLabel, m_savedLabel })
-        statusBar()->addPermanentWidget(label);
+    m_statusLabels = new RunStatusLabels(statusBar());
     if (!profileProblems.isEmpty())
         statusBar()->showMessage(tr("Some profiles could not be read: %1").arg(profileProblems.join(QStringLiteral("; "))), 15000);
 
@@ -173,7 +169,7 @@ void MainWindow::buildActions()
         showPage(ResultsTab);
         m_resultsPage->exportWithDialog();
     });
-    connect(m_newTarget, &QAction::triggered, this, [this] { openProfileDialog(ConnectionProfile {}); });
+    connect(m_newTarget, &QAction::triggered, this, [this] { m_targets->edit(ConnectionProfile {}); });
 }
 
 void MainWindow::buildToolbar()
@@ -249,7 +245,7 @@ void MainWindow::buildCentral()
         const int index = m_workloadCombo->findText(m_runPage->setup()->workloadName());
         m_workloadCombo->setCurrentIndex(index >= 0 ? index : 0);
     });
-    connect(setup, &RunSetupWidget::targetPasted, this, &MainWindow::offerProfileFor);
+    connect(setup, &RunSetupWidget::targetPasted, m_targets, &TargetActions::offerFor);
     connect(m_workloadCombo, &QComboBox::activated, this, [this](int index) {
         const QString id = m_workloadCombo->itemData(index).toString();
         if (!id.isEmpty() && !isRunning())
@@ -263,8 +259,8 @@ void MainWindow::buildCentral()
 
     connect(m_side, &SidePanelWidget::targetSelected, this, [this](int row) { m_targetCombo->setCurrentIndex(row); });
     connect(m_side, &SidePanelWidget::newTargetRequested, m_newTarget, &QAction::trigger);
-    connect(m_side, &SidePanelWidget::editTargetRequested, this, [this](int row) { openProfileDialog(m_profiles->profileAt(row)); });
-    connect(m_side, &SidePanelWidget::deleteTargetRequested, this, &MainWindow::deleteProfile);
+    connect(m_side, &SidePanelWidget::editTargetRequested, this, [this](int row) { m_targets->edit(m_profiles->profileAt(row)); });
+    connect(m_side, &SidePanelWidget::deleteTargetRequested, m_targets, &TargetActions::remove);
     connect(m_side, &SidePanelWidget::historyActivated, this, [this](const QString& path) { m_historyStore->open(path); });
     connect(m_historyPage, &HistoryPage::openRequested, m_historyStore, &HistoryStore::open);
     connect(m_historyPage, &HistoryPage::compareRequested, this, [this](const QStringList& paths) {
@@ -289,8 +285,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_newTarget);
-    file->addAction(tr("&Import targets…"), this, &MainWindow::importProfiles);
-    file->addAction(tr("E&xport targets…"), this, &MainWindow::exportProfiles);
+    file->addAction(tr("&Import targets…"), m_targets, &TargetActions::importFromFile);
+    file->addAction(tr("E&xport targets…"), m_targets, &TargetActions::exportToFile);
     file->addSeparator();
     file->addAction(m_export);
     file->addSeparator();
@@ -320,9 +316,7 @@ void MainWindow::connectEngine()
     connect(m_bridge, &EngineBridge::runStarted, this, [this](const RunRecord& plan) {
         m_runPage->beginRun(plan, currentTarget().name);
         m_progress->start(static_cast<int>(plan.plannedTests.size()));
-        m_threadsLabel->setText(tr("%1 engine thread(s)").arg(plan.threads));
-        m_crossCheckLabel->clear();
-        m_savedLabel->clear();
+        m_statusLabels->runStarted(plan.threads);
         showPage(RunTab);
         updateRunActions();
     });
@@ -341,7 +335,7 @@ void MainWindow::connectEngine()
                 m_runPage->finishTest(index, test);
                 RunRecord info;
                 info.serverInfo = serverInfo;
-                m_serverLabel->setText(info.serverDescription());
+                m_statusLabels->showServer(info.serverDescription());
             });
     connect(m_bridge, &EngineBridge::runFinished, this, &MainWindow::onRunFinished);
     connect(m_bridge, &EngineBridge::runNotice, this, [this](const QString& text) { statusBar()->showMessage(text, 20000); });
@@ -354,26 +348,6 @@ void MainWindow::connectEngine()
     connectCapacity();
 }
 
-void MainWindow::withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then)
-{
-    if (m_transientPasswords.contains(target.id)) {
-        then(m_transientPasswords.value(target.id));
-        return;
-    }
-    if (!target.hasPassword) {
-        then(QString());
-        return;
-    }
-    statusBar()->showMessage(tr("Reading the password of %1 from the keychain…").arg(target.name));
-    m_vault->load(target.secretKey(), [this, target, then](std::optional<QString> password, const QString& message) {
-        if (!password)
-            statusBar()->showMessage(tr("No password for %1 (%2): going on without one").arg(target.name, message), 10000);
-        else
-            statusBar()->clearMessage();
-        then(password.value_or(QString()));
-    });
-}
-
 void MainWindow::startLatency()
 {
     QString why;
@@ -382,7 +356,7 @@ void MainWindow::startLatency()
         return;
     }
     const ConnectionProfile target = currentTarget();
-    withPassword(target, [this, target](const QString& password) {
+    m_targets->withPassword(target, [this, target](const QString& password) {
         engine::RunConfig config;
         target.applyTo(config, password);
         QString error;
@@ -412,7 +386,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
     settings.setValue(QStringLiteral("charts/logScale"), m_runPage->charts()->logScale());
-    if (!m_transientPasswords.contains(currentTarget().id))
+    if (!m_targets->isTransient(currentTarget().id))
         settings.setValue(QStringLiteral("run/target"), currentTarget().id);
 }
 
@@ -433,25 +407,7 @@ bool MainWindow::selectTarget(const QString& idOrName)
 bool MainWindow::isTargetReady(QString* why) const
 {
     const ConnectionProfile target = currentTarget();
-    if (!target.isSandbox())
-        return true;
-    switch (m_sandbox->state()) {
-    case SandboxServer::State::Ready:
-        return true;
-    case SandboxServer::State::Starting:
-        if (why)
-            *why = tr("The Local sandbox is still starting.");
-        return false;
-    case SandboxServer::State::Stopped:
-        if (why)
-            *why = tr("The Local sandbox is not running.");
-        return false;
-    case SandboxServer::State::Failed:
-        if (why)
-            *why = m_sandbox->errorString();
-        return false;
-    }
-    return false;
+    return !target.isSandbox() || m_sandbox->isReady(why);
 }
 
 void MainWindow::onTargetChanged(int row)
@@ -472,9 +428,8 @@ void MainWindow::updateTargetStatus()
     m_runPage->setup()->setTarget(target);
     QString why;
     const bool ready = isTargetReady(&why);
-    m_targetLabel->setText(target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address());
+    m_statusLabels->showTarget(target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address(), why);
     m_latencyPage->setTargetName(target.isSandbox() ? tr("%1 (%2)").arg(target.name, m_sandbox->statusText()) : target.name + QStringLiteral(" · ") + target.address());
-    m_targetLabel->setToolTip(why);
     updateRunActions();
     Q_EMIT targetReadinessChanged(ready);
 }
@@ -532,7 +487,7 @@ bool MainWindow::startRun(QString* error)
 
     m_startPending = true;
     updateRunActions();
-    withPassword(target, [this, config = *config, target, meta, cleanup = m_runPage->setup()->settings().cleanup](const QString& password) {
+    m_targets->withPassword(target, [this, config = *config, target, meta, cleanup = m_runPage->setup()->settings().cleanup](const QString& password) {
         m_startPending = false;
         launch(config, target, password, meta, cleanup);
     });
@@ -581,20 +536,11 @@ void MainWindow::onRunFinished(const RunRecord& record)
     m_runPage->finishRun(record);
 
     m_progress->finish(record.status);
-    const std::optional<bool> agrees = record.crossCheckAgrees();
-    m_crossCheckLabel->setText(!agrees ? tr("server counts: not checked") : *agrees ? tr("server counts agree ✓") : tr("server counts DISAGREE ✗"));
-    if (!record.serverDescription().isEmpty())
-        m_serverLabel->setText(record.serverDescription());
-    if (!record.filePath.isEmpty()) {
-        m_savedLabel->setText(tr("saved ✓"));
-        m_savedLabel->setToolTip(record.filePath);
+    m_statusLabels->runFinished(record);
+    if (!record.filePath.isEmpty())
         m_historyStore->add(record.filePath);
-    } else {
-        m_savedLabel->setText(tr("not saved ✗"));
-        m_savedLabel->setToolTip(record.saveError);
-        if (!record.saveError.isEmpty())
-            statusBar()->showMessage(tr("The run could not be saved: %1").arg(record.saveError), 20000);
-    }
+    else if (!record.saveError.isEmpty())
+        statusBar()->showMessage(tr("The run could not be saved: %1").arg(record.saveError), 20000);
     if (record.status == QLatin1String("failed"))
         statusBar()->showMessage(tr("Run failed: %1").arg(record.failure), 20000);
     // Like tacho-cli --cleanup: after the run whatever its status, and
@@ -622,8 +568,7 @@ void MainWindow::onCleanupFinished(bool completed, const QString& summary, const
     if (!recordError.isEmpty())
         message += tr(" — not recorded in the run file: %1").arg(recordError);
     statusBar()->showMessage(message, completed && recordError.isEmpty() ? 10000 : 30000);
-    if (!record.filePath.isEmpty())
-        m_savedLabel->setToolTip(record.filePath + QLatin1Char('\n') + summary);
+    m_statusLabels->cleanupFinished(record.filePath, summary);
     updateRunActions();
     showFinishedRun(record);
 }
@@ -666,131 +611,14 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::useTransientTarget(const ConnectionProfile& profile, const QString& password)
 {
-    m_transientPasswords.insert(profile.id, password);
-    m_profiles->upsert(profile);
+    m_targets->addTransient(profile, password);
     selectTarget(profile.id);
 }
 
 void MainWindow::saveProfile(ConnectionProfile profile, const QString& password, bool passwordChanged,
                              std::function<void(const QString&)> done)
 {
-    if (passwordChanged)
-        profile.hasPassword = !password.isEmpty();
-    QString error;
-    if (!m_profileStore.save(profile, &error)) {
-        QMessageBox::warning(this, tr("Save target"), error);
-        if (done)
-            done(error);
-        return;
-    }
-    m_profiles->upsert(profile);
-    if (!passwordChanged) {
-        if (done)
-            done(tr("Target saved"));
-        return;
-    }
-    if (password.isEmpty()) {
-        m_vault->remove(profile.secretKey(), [done] {
-            if (done)
-                done(tr("Target saved; password removed"));
-        });
-        return;
-    }
-    m_vault->store(profile.secretKey(), password, [this, done](bool inKeychain, const QString& message) {
-        const QString text = inKeychain ? tr("Target saved; password in the keychain") : message;
-        statusBar()->showMessage(text, 10000);
-        if (done)
-            done(text);
-    });
-}
-
-void MainWindow::openProfileDialog(const ConnectionProfile& profile)
-{
-    if (profile.isSandbox())
-        return;
-    const auto show = [this, profile](const QString& password, const QString& note) {
-        ProfileDialog dialog(profile, password, note, m_bridge, this);
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        const ConnectionProfile edited = dialog.profile();
-        saveProfile(edited, dialog.password(), dialog.passwordChanged());
-        selectTarget(edited.id);
-    };
-    const QString note = m_vault->state() == PasswordVault::State::SessionOnly ? m_vault->unavailableReason()
-                                                                               : tr("The password is kept in the system keychain.");
-    if (!profile.hasPassword) {
-        show(QString(), note);
-        return;
-    }
-    m_vault->load(profile.secretKey(), [show, note](std::optional<QString> password, const QString& message) {
-        show(password.value_or(QString()), password ? note : message);
-    });
-}
-
-void MainWindow::deleteProfile(int row)
-{
-    if (row <= 0 || row >= m_profiles->rowCount())
-        return;
-    const ConnectionProfile profile = m_profiles->profileAt(row);
-    if (QMessageBox::question(this, tr("Delete target"), tr("Delete the target \"%1\" and its stored password?").arg(profile.name),
-                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-        != QMessageBox::Yes)
-        return;
-    QString error;
-    if (!m_profileStore.remove(profile.id, &error)) {
-        QMessageBox::warning(this, tr("Delete target"), error);
-        return;
-    }
-    if (profile.hasPassword)
-        m_vault->remove(profile.secretKey());
-    m_profiles->remove(profile.id);
-}
-
-void MainWindow::importProfiles()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import targets"), QString(), tr("Tacho targets (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    const QList<ConnectionProfile> imported = ProfileStore::importFrom(path, &error);
-    for (const ConnectionProfile& p : imported)
-        saveProfile(p, QString(), false);
-    statusBar()->showMessage(tr("Imported %1 target(s) without passwords%2").arg(imported.size()).arg(error.isEmpty() ? QString() : QStringLiteral(" — ") + error), 10000);
-}
-
-void MainWindow::exportProfiles()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export targets"), QStringLiteral("tacho-targets.json"), tr("Tacho targets (*.json)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!ProfileStore::exportTo(path, m_profiles->savedProfiles(), &error))
-        QMessageBox::warning(this, tr("Export targets"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1 target(s) to %2 — passwords are not exported").arg(m_profiles->savedProfiles().size()).arg(path), 10000);
-}
-
-void MainWindow::offerProfileFor(const WorkloadSettings::Target& target)
-{
-    ConnectionProfile p = target.profile();
-    p.name = target.unixSocket.isEmpty() ? QStringLiteral("%1:%2").arg(target.host).arg(target.port) : target.unixSocket;
-    for (const ConnectionProfile& existing : m_profiles->savedProfiles()) {
-        if (existing.host == p.host && existing.port == p.port && existing.unixSocket == p.unixSocket) {
-            selectTarget(existing.id);
-            statusBar()->showMessage(tr("The line's server is the target \"%1\": selected it").arg(existing.name), 8000);
-            return;
-        }
-    }
-    if (QMessageBox::question(this, tr("Pasted target"),
-                              tr("The pasted line names the server %1.\nCreate a target for it?").arg(p.address()))
-        != QMessageBox::Yes)
-        return;
-    ProfileDialog dialog(p, target.password, m_vault->unavailableReason(), m_bridge, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const ConnectionProfile edited = dialog.profile();
-    saveProfile(edited, dialog.password(), true);
-    selectTarget(edited.id);
+    m_targets->save(std::move(profile), password, passwordChanged, std::move(done));
 }
 
 void MainWindow::showAbout()

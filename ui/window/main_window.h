@@ -17,7 +17,6 @@
 
 class QAction;
 class QComboBox;
-class QLabel;
 class QSplitter;
 class QTabWidget;
 
@@ -37,8 +36,10 @@ class ProfileListModel;
 class ResultsPage;
 class RunPage;
 class RunProgressWidget;
+class RunStatusLabels;
 class SandboxServer;
 class SidePanelWidget;
+class TargetActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -113,9 +114,6 @@ private:
     void restoreSettings();
     void saveSettings() const;
 
-    // Calls `then(password)` with the target's password: none, the session's,
-    // or the keychain's (asynchronously).
-    void withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then);
     void startLatency();
     void startCapacity();
     // False when the target is remote and the person did not confirm writing to it.
@@ -131,11 +129,6 @@ private:
     void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
     void updateTargetStatus();
-    void openProfileDialog(const ConnectionProfile& profile);
-    void deleteProfile(int row);
-    void importProfiles();
-    void exportProfiles();
-    void offerProfileFor(const WorkloadSettings::Target& target);
     void showAbout();
 
     AppContext m_context;
@@ -148,7 +141,7 @@ private:
     ProfileListModel* m_profiles = nullptr;
     HistoryStore* m_historyStore = nullptr;
     HistoryModel* m_historyModel = nullptr;
-    QHash<QString, QString> m_transientPasswords;   // transient targets only
+    TargetActions* m_targets = nullptr;
     RemoteWriteConfirmation m_confirmRemoteWrite;
 
     QComboBox* m_targetCombo = nullptr;
@@ -170,11 +163,7 @@ private:
     CapacityPage* m_capacityPage = nullptr;
     CapacityBridge* m_capacityBridge = nullptr;
 
-    QLabel* m_serverLabel = nullptr;
-    QLabel* m_threadsLabel = nullptr;
-    QLabel* m_crossCheckLabel = nullptr;
-    QLabel* m_savedLabel = nullptr;
-    QLabel* m_targetLabel = nullptr;
+    RunStatusLabels* m_statusLabels = nullptr;
 
     int m_targetRow = 0;
     bool m_startPending = false;     // waiting for a password from the keychain

@@ -11,6 +11,7 @@
 #include "ui/stores/history_store.h"
 #include "ui/window/main_window.h"
 #include "ui/targets/remote_write_guard.h"
+#include "ui/targets/target_actions.h"
 #include "ui/run/run_page.h"
 #include "ui/window/run_progress_widget.h"
 #include "ui/run/run_setup_widget.h"
@@ -115,7 +116,7 @@ void MainWindow::startCapacity()
 
     m_startPending = true;
     updateRunActions();
-    withPassword(target, [this, config = *config, target, request](const QString& password) mutable {
+    m_targets->withPassword(target, [this, config = *config, target, request](const QString& password) mutable {
         m_startPending = false;
         request.workload = config;
         target.applyTo(request.workload, password);
