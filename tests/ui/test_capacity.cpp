@@ -18,15 +18,15 @@
 #include <optional>
 
 #include "support/redis_server.h"
-#include "ui/capacity_bridge.h"
-#include "ui/capacity_curve_widget.h"
-#include "ui/capacity_page.h"
-#include "ui/capacity_step_model.h"
-#include "ui/history_model.h"
-#include "ui/history_store.h"
-#include "ui/main_window.h"
-#include "ui/run_page.h"
-#include "ui/run_setup_widget.h"
+#include "ui/bridges/capacity_bridge.h"
+#include "ui/capacity/capacity_curve_widget.h"
+#include "ui/capacity/capacity_page.h"
+#include "ui/capacity/capacity_step_model.h"
+#include "ui/history/history_model.h"
+#include "ui/stores/history_store.h"
+#include "ui/window/main_window.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

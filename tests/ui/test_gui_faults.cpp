@@ -15,13 +15,13 @@
 #include <signal.h>
 
 #include "support/redis_server.h"
-#include "ui/engine_bridge.h"
-#include "ui/history_model.h"
-#include "ui/history_store.h"
-#include "ui/main_window.h"
-#include "ui/remote_write_guard.h"
-#include "ui/run_page.h"
-#include "ui/run_setup_widget.h"
+#include "ui/bridges/engine_bridge.h"
+#include "ui/history/history_model.h"
+#include "ui/stores/history_store.h"
+#include "ui/window/main_window.h"
+#include "ui/targets/remote_write_guard.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

@@ -6,9 +6,9 @@
 #include <QTest>
 
 #include "engine/report/run_file.h"
-#include "ui/history_model.h"
-#include "ui/history_store.h"
-#include "ui/main_window.h"
+#include "ui/history/history_model.h"
+#include "ui/stores/history_store.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "ui/password_vault.h"
+#include "ui/stores/password_vault.h"
 
 using namespace tacho::ui;
 

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "engine/report/run_file.h"
-#include "ui/results_page.h"
-#include "ui/run_record.h"
+#include "ui/results/results_page.h"
+#include "ui/model/run_record.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;
