@@ -15,11 +15,11 @@
 
 #include "engine/cli/secrets.h"
 
-#include "ui/app_context.h"
-#include "ui/main_window.h"
-#include "ui/script_options.h"
-#include "ui/scripted_session.h"
-#include "ui/shell_words.h"
+#include "ui/window/app_context.h"
+#include "ui/window/main_window.h"
+#include "ui/window/script_options.h"
+#include "ui/window/scripted_session.h"
+#include "ui/model/shell_words.h"
 
 namespace {
 

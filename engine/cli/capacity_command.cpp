@@ -1,9 +1,10 @@
 // `tacho-cli capacity`: its options, its console output and the search
-// run itself. The workload after "--" is in step_workload.cpp, the files it
-// writes in capacity_run_file.cpp.
+// run itself. What it shares with `tacho-cli sweep` (the workload after
+// "--", the runner's session, the file writers) is in step_command.cpp and
+// step_workload.cpp, its run file in capacity_run_file.cpp.
 #include "engine/cli/capacity_command.h"
 #include "engine/report/csv_cell.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,10 +12,8 @@
 #include <iostream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 #include "engine/cli/quoted.h"
-#include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 
 namespace tacho::engine {
@@ -23,21 +22,9 @@ namespace {
 
 using detail::quoted;
 
-constexpr const char* kPrefix = "tacho-cli capacity: ";
-
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
 std::string grouped(double value, int decimals = 0) { return groupedThousands(value, decimals); }
-
-std::string plain(double value)
-{
-    std::string text = fixed(value, 6);
-    while (!text.empty() && text.back() == '0')
-        text.pop_back();
-    if (!text.empty() && text.back() == '.')
-        text.pop_back();
-    return text;
-}
 
 std::string padLeft(const std::string& text, std::size_t width)
 {
@@ -45,47 +32,6 @@ std::string padLeft(const std::string& text, std::size_t width)
 }
 
 // ---- options ----
-
-// "--name value" or "--name=value"; advances i past the value.
-struct OptionReader {
-    std::span<const std::string> args;
-    std::size_t i = 0;
-    std::string name;                    // "--from"
-    std::optional<std::string> inlineValue;
-
-    bool next()
-    {
-        if (i >= args.size())
-            return false;
-        const std::string& arg = args[i];
-        const std::size_t eq = arg.find('=');
-        if (arg.starts_with("--") && eq != std::string::npos) {
-            name = arg.substr(0, eq);
-            inlineValue = arg.substr(eq + 1);
-        } else {
-            name = arg;
-            inlineValue.reset();
-        }
-        return true;
-    }
-    std::string value()
-    {
-        if (inlineValue) {
-            ++i;
-            return *inlineValue;
-        }
-        if (i + 1 >= args.size())
-            throw UsageError(name + " needs a value");
-        i += 2;
-        return args[i - 1];
-    }
-    void flag()
-    {
-        if (inlineValue)
-            throw UsageError(name + " takes no value");
-        ++i;
-    }
-};
 
 double numberOption(const std::string& option, const std::string& text)
 {
@@ -109,26 +55,18 @@ long long integerOption(const std::string& option, const std::string& text, long
 
 struct CapacityInvocation {
     CapacitySearchOptions options;
-    std::string jsonPath;
-    std::string csvPath;
+    StepOptions files;                   // --json, --csv, --help
     StepWorkload workload;
-    bool showHelp = false;
 };
 
 CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
 {
     CapacityInvocation inv;
     CapacitySearchOptions& o = inv.options;
-    const auto separator = std::find(args.begin(), args.end(), std::string("--"));
-    const std::span<const std::string> own(args.begin(), separator);
     bool fromGiven = false, toGiven = false;
-    OptionReader reader { own };
-    while (reader.next()) {
-        const std::string name = reader.name;
-        if (name == "--help" || name == "-h") {
-            inv.showHelp = true;
-            return inv;
-        } else if (name == "--dimension") {
+    const std::size_t separator = readStepOptions(args, &inv.files, [&](OptionReader& reader) {
+        const std::string& name = reader.name;
+        if (name == "--dimension") {
             const std::string text = reader.value();
             if (!parseCapacityDimension(text, &o.dimension))
                 throw UsageError("--dimension: unknown dimension " + quoted(text)
@@ -167,29 +105,20 @@ CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
             if (!text.empty() && text.front() == '$')
                 text.erase(0, 1);
             o.pricePerHour = numberOption(name, text);
-        } else if (name == "--json") {
-            inv.jsonPath = reader.value();
-            if (inv.jsonPath.empty())
-                throw UsageError("--json: the file name must not be empty");
-        } else if (name == "--csv") {
-            inv.csvPath = reader.value();
-            if (inv.csvPath.empty())
-                throw UsageError("--csv: the file name must not be empty");
         } else {
-            throw UsageError("unrecognized option " + quoted(name)
-                             + (name.starts_with("-") ? std::string() : " (the workload goes after '--')"));
+            return false;
         }
-    }
+        return true;
+    });
+    if (inv.files.showHelp)
+        return inv;
     if (!fromGiven)
         throw UsageError("--from: missing: give the first setting of the range (e.g. --from 1000)");
     if (!toGiven)
         throw UsageError("--to: missing: give the last setting of the range (e.g. --to 100k)");
     if (auto invalid = validateCapacityOptions(o))
         throw UsageError("--" + invalid->field + ": " + invalid->message);
-    if (separator == args.end())
-        throw UsageError("missing '--' and the workload after it, e.g. -- redis-benchmark -t set");
-
-    inv.workload = parseStepWorkload(std::span<const std::string>(separator + 1, args.end()));
+    inv.workload = stepWorkloadAfter(args, separator);
     const StepWorkload& w = inv.workload;
     const std::string workload = "workload (" + w.dialect + "): ";
     if (w.config.tests.size() != 1) {
@@ -212,10 +141,10 @@ CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
     if (o.dimension == CapacityDimension::Threads) {
         if (w.clientsPerThread > 0) {
             if (o.to * w.clientsPerThread > 100000)
-                throw UsageError("--to: " + plain(o.to) + " threads x " + std::to_string(w.clientsPerThread)
+                throw UsageError("--to: " + plainNumber(o.to) + " threads x " + std::to_string(w.clientsPerThread)
                                  + " clients per thread exceed 100,000 connections");
         } else if (o.to > w.config.connections) {
-            throw UsageError("--to: " + plain(o.to) + " threads exceed the workload's "
+            throw UsageError("--to: " + plainNumber(o.to) + " threads exceed the workload's "
                              + std::to_string(w.config.connections)
                              + " connections (-c): each thread needs a connection; raise -c or lower --to");
         }
@@ -225,14 +154,14 @@ CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
     const auto connections = static_cast<std::uint64_t>(w.config.connections);
     const auto pipeline = static_cast<std::uint64_t>(w.config.pipeline);
     if (o.dimension == CapacityDimension::Connections)
-        checkRequestsInFlight(top, pipeline, "--to " + plain(o.to) + " connections x the workload's pipeline "
+        checkRequestsInFlight(top, pipeline, "--to " + plainNumber(o.to) + " connections x the workload's pipeline "
                                                  + std::to_string(pipeline));
     else if (o.dimension == CapacityDimension::Pipeline)
         checkRequestsInFlight(connections, top, "the workload's " + std::to_string(connections)
-                                                    + " connections x --to " + plain(o.to) + " pipeline");
+                                                    + " connections x --to " + plainNumber(o.to) + " pipeline");
     else if (o.dimension == CapacityDimension::Threads && w.clientsPerThread > 0)
         checkRequestsInFlight(top * std::uint64_t(w.clientsPerThread), pipeline,
-                              "--to " + plain(o.to) + " threads x " + std::to_string(w.clientsPerThread)
+                              "--to " + plainNumber(o.to) + " threads x " + std::to_string(w.clientsPerThread)
                                   + " clients x the workload's pipeline " + std::to_string(pipeline));
     return inv;
 }
@@ -281,7 +210,7 @@ std::string curveCsv(const CapacityResult& r)
     for (std::size_t index : r.curve()) {
         const CapacityStep& s = r.steps[index];
         const std::vector<std::string> cells {
-            plain(s.setting), std::to_string(s.number), fixed(s.targetRate, 2), fixed(s.throughput, 2),
+            plainNumber(s.setting), std::to_string(s.number), fixed(s.targetRate, 2), fixed(s.throughput, 2),
             fixed(s.meanNs / 1e6, 3), fixed(s.p50Ns / 1e6, 3), fixed(s.p99Ns / 1e6, 3), fixed(s.p999Ns / 1e6, 3),
             fixed(s.maxNs / 1e6, 3), fixed(s.objectiveNs / 1e6, 3), capacityVerdictName(s.verdict),
             r.best && *r.best == index ? "true" : "false", s.reason, std::to_string(s.attempts),
@@ -306,34 +235,31 @@ std::string describeConfig(const RunConfig& c)
     return out;
 }
 
-} // namespace
-
-// ---- shared helpers ----
-
-bool parseScaledNumber(const std::string& text, double* out)
+// Whether the server's INFO commandstats agrees with the requests of every step's run.
+std::string crossCheckLines(const std::vector<std::shared_ptr<TestResult>>& tests)
 {
-    if (text.empty())
-        return false;
-    std::string digits = text;
-    double scale = 1;
-    switch (digits.back()) {
-    case 'k': case 'K': scale = 1e3; digits.pop_back(); break;
-    case 'M': scale = 1e6; digits.pop_back(); break;
-    case 'G': scale = 1e9; digits.pop_back(); break;
-    default: break;
+    std::size_t checked = 0, agreeing = 0;
+    std::string disagreeing;
+    for (const std::shared_ptr<TestResult>& test : tests) {
+        if (!test->crossCheck.available)
+            continue;
+        ++checked;
+        if (test->crossCheck.agrees())
+            ++agreeing;
+        else
+            disagreeing += "  " + test->name + ": server counted " + std::to_string(test->crossCheck.serverCalls)
+                + ", Tacho " + std::to_string(test->crossCheck.clientRequests) + "\n";
     }
-    if (digits.empty())
-        return false;
-    const char* begin = digits.data();
-    if (*begin == '+')
-        ++begin;
-    double value = 0;
-    const auto [end, ec] = std::from_chars(begin, digits.data() + digits.size(), value);
-    if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value * scale))
-        return false;
-    *out = value * scale;
-    return true;
+    if (checked == 0)
+        return {};
+    if (agreeing == checked)
+        return "server cross-check: INFO commandstats agrees with the requests sent in all " + std::to_string(checked)
+            + " runs\n";
+    return "server cross-check: " + std::to_string(checked - agreeing) + " of " + std::to_string(checked)
+        + " runs disagree\n" + disagreeing;
 }
+
+} // namespace
 
 std::string capacityUsage()
 {
@@ -390,51 +316,38 @@ Examples:
 
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
-    std::ostream& out = *io.out;
-    std::ostream& err = *io.err;
     CapacityInvocation inv;
     try {
         inv = parseCapacityArgs(args);
     } catch (const UsageError& e) {
-        err << kPrefix << hideSecretsIn(e.what(), "capacity", args) << "\nTry 'tacho-cli capacity --help' for more information.\n";
-        return 2;
+        return reportStepUsageError("capacity", e, args, io);
     }
-    if (inv.showHelp) {
-        out << capacityUsage();
+    if (inv.files.showHelp) {
+        *io.out << capacityUsage();
         return 0;
     }
     const CapacitySearchOptions& o = inv.options;
     const StepWorkload& workload = inv.workload;
     const CapacityDimension d = o.dimension;
 
-    RunControllerStepRunner runner(workload.config, d, o.stepSeconds, o.warmupSeconds);
+    StepSession session("capacity", io, workload.config, d, o.stepSeconds, o.warmupSeconds);
+    RunControllerStepRunner& runner = session.runner();
     if (d == CapacityDimension::Threads)
         runner.setConnectionsPerThread(workload.clientsPerThread);
-    const StepRunnerRegistration registration(io, &runner);
-
-    bool progressShown = false;
-    const auto clearProgress = [&] {
-        if (progressShown) {
-            err << "\r\033[K" << std::flush;
-            progressShown = false;
-        }
-    };
-    runner.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
-        if (!io.interactive)
-            return;
-        const double interval = snapshot->point.endSeconds - snapshot->point.startSeconds;
-        const double rate = interval > 0 ? double(snapshot->point.requests) / interval : 0;
-        err << "\r\033[K[" << snapshot->testName << (snapshot->warmup ? ", warming up" : "") << " "
-            << fixed(snapshot->elapsedSeconds, 1) << "/" << fixed(o.stepSeconds, 1) << " s] " << grouped(rate)
-            << " ops/s, avg " << fixed(snapshot->overallMeanNs / 1e6, 3) << " ms" << std::flush;
-        progressShown = true;
+    std::ostream& out = session.out();
+    session.showProgress([&](const IntervalSnapshot& snapshot) {
+        const double interval = snapshot.point.endSeconds - snapshot.point.startSeconds;
+        const double rate = interval > 0 ? double(snapshot.point.requests) / interval : 0;
+        return "[" + snapshot.testName + (snapshot.warmup ? ", warming up" : "") + " "
+            + fixed(snapshot.elapsedSeconds, 1) + "/" + fixed(o.stepSeconds, 1) + " s] " + grouped(rate)
+            + " ops/s, avg " + fixed(snapshot.overallMeanNs / 1e6, 3) + " ms";
     });
 
     out << "Capacity search over " << capacityDimensionName(d) << ": " << capacitySettingText(d, o.from) << " to "
         << capacitySettingText(d, o.to) << ", objective " << o.objective.describe() << "\n"
-        << "Steps: " << plain(o.stepSeconds) << " s measured after " << plain(o.warmupSeconds)
-        << " s warm-up; up x" << plain(o.growthFactor) << ", then bisection"
-        << (capacityDimensionIsInteger(d) ? std::string() : " to " + plain(100 * o.resolution) + "%") << "\n"
+        << "Steps: " << plainNumber(o.stepSeconds) << " s measured after " << plainNumber(o.warmupSeconds)
+        << " s warm-up; up x" << plainNumber(o.growthFactor) << ", then bisection"
+        << (capacityDimensionIsInteger(d) ? std::string() : " to " + plainNumber(100 * o.resolution) + "%") << "\n"
         << "Workload: " << workload.commandLine() << "\n"
         << "          " << describeConfig(runner.configFor(o.from)) << " at the first step\n"
         << std::flush;
@@ -443,8 +356,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     // ---- preload (memtier --preload), reported apart ----
     std::optional<RunResult> preload;
     if (workload.preload) {
-        preload = runner.runConfig(*workload.preload);
-        clearProgress();
+        preload = session.run(*workload.preload);
         if (!preload->tests.empty()) {
             const TestResult& t = preload->tests.front();
             out << "Preload: " << grouped(static_cast<double>(t.requests)) << " keys written in " << fixed(t.seconds, 2)
@@ -452,7 +364,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
                 << (t.errors ? ", " + std::to_string(t.errors) + " errors" : std::string()) << "\n";
         }
         if (preload->status == RunStatus::Failed) {
-            err << kPrefix << "error: preload failed: " << preload->failure << "\n";
+            session.error("error: preload failed: " + preload->failure);
             status = 1;
         }
     }
@@ -464,17 +376,17 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
         CapacitySearch search(o);
         out << "\n" << stepHeader(d) << std::flush;
         search.onRepeat([&](double setting, int attempt, const std::string& why) {
-            clearProgress();
+            session.clearProgress();
             out << "      " << capacitySettingText(d, setting) << " again (run " << attempt << "): " << why << "\n"
                 << std::flush;
         });
         search.onStep([&](const CapacityStep& step, const CapacityResult&) {
-            clearProgress();
+            session.clearProgress();
             out << stepLine(d, step) << std::flush;
         });
         result = search.run(runner);
         searched = true;
-        clearProgress();
+        session.clearProgress();
 
         out << "\n" << result.summary() << "\n";
         if (result.steps.size() > 1) {
@@ -482,51 +394,24 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
             for (std::size_t index : result.curve())
                 out << stepLine(d, result.steps[index]);
         }
-        std::size_t checked = 0, agreeing = 0;
-        std::string disagreeing;
-        for (const std::shared_ptr<TestResult>& test : runner.stepTests()) {
-            if (!test->crossCheck.available)
-                continue;
-            ++checked;
-            if (test->crossCheck.agrees())
-                ++agreeing;
-            else
-                disagreeing += "  " + test->name + ": server counted " + std::to_string(test->crossCheck.serverCalls)
-                    + ", Tacho " + std::to_string(test->crossCheck.clientRequests) + "\n";
-        }
-        if (checked > 0) {
-            if (agreeing == checked)
-                out << "server cross-check: INFO commandstats agrees with the requests sent in all " << checked
-                    << " runs\n";
-            else
-                out << "server cross-check: " << checked - agreeing << " of " << checked << " runs disagree\n"
-                    << disagreeing;
-        }
-        out << std::flush;
+        out << crossCheckLines(runner.stepTests()) << std::flush;
         if (result.stopReason == CapacityStopReason::Failed) {
-            err << kPrefix << "error: " << result.stopDetail << "\n";
+            session.error("error: " + result.stopDetail);
             status = 1;
         } else if (result.stopReason == CapacityStopReason::Stopped) {
-            err << kPrefix << "stopped; the steps above are kept\n";
+            session.error("stopped; the steps above are kept");
         }
     } else if (preload && preload->status == RunStatus::Stopped) {
-        err << kPrefix << "stopped during the preload; the search did not start\n";
+        session.error("stopped during the preload; the search did not start");
     }
 
-    if (!inv.csvPath.empty() && searched) {
-        std::string error;
-        if (!writeTextFileAtomically(inv.csvPath, curveCsv(result), &error)) {
-            err << kPrefix << error << "\n";
+    if (!inv.files.csvPath.empty() && searched && !session.writeFile(inv.files.csvPath, curveCsv(result)))
+        status = 1;
+    if (!inv.files.jsonPath.empty()) {
+        std::string section;
+        const RunResult file = capacityRunFile(result, runner, std::move(preload), workload.commandLine(), searched, &section);
+        if (!session.writeRunFile(inv.files.jsonPath, file, "capacity", section))
             status = 1;
-        }
-    }
-
-    if (!inv.jsonPath.empty()) {
-        std::string error;
-        if (!writeCapacityRunFile(inv.jsonPath, result, runner, std::move(preload), workload.commandLine(), searched, &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        }
     }
     return status;
 }

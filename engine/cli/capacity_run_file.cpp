@@ -1,15 +1,6 @@
-// Files written by commands that run many configurations: the atomic file
-// writer, run files with an extra section, and the capacity search's run
-// file with its "capacity" section.
+// The capacity search's run file: every run of every step as a test, and
+// its "capacity" section.
 #include "engine/cli/capacity_command.h"
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file.h"
@@ -17,8 +8,6 @@
 namespace tacho::engine {
 
 namespace {
-
-std::string errnoText(int code) { return std::strerror(code); }
 
 void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::optional<std::size_t>>& testIndexes)
 {
@@ -61,8 +50,10 @@ void writeStep(JsonWriter& w, const CapacityStep& s, const std::vector<std::opti
     w.endObject();
 }
 
-std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
-                         std::optional<std::size_t> preloadTest, const std::string& workloadLine)
+} // namespace
+
+std::string capacitySectionJson(const CapacityResult& r, const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
+                                std::optional<std::size_t> preloadTest, const std::string& workloadLine)
 {
     const CapacitySearchOptions& o = r.options;
     JsonWriter w(2);
@@ -124,70 +115,6 @@ std::string capacityJson(const CapacityResult& r, const std::vector<std::vector<
     return w.str();
 }
 
-} // namespace
-
-bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error)
-{
-    const auto fail = [&](const std::string& what, int code) {
-        if (error)
-            *error = "cannot write " + path + ": " + what + (code ? ": " + errnoText(code) : "");
-        return false;
-    };
-    if (path.empty())
-        return fail("empty path", 0);
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        return fail("cannot create a temporary file in its folder", errno);
-    const auto abandon = [&](const std::string& what) {
-        const int code = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return fail(what, code);
-    };
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return abandon("write failed");
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0)
-        return abandon("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("write failed", code);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("cannot replace the file", code);
-    }
-    return true;
-}
-
-bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
-                             const std::string& sectionJson, std::string* error)
-{
-    const std::string json = withRunFileSection(runResultToJson(result), name, sectionJson);
-    if (json.empty()) {
-        if (error)
-            *error = "cannot write run file " + path + ": unexpected run file layout";
-        return false;
-    }
-    if (!writeTextFileAtomically(path, json, error)) {
-        if (error)
-            *error = "run file: " + *error;
-        return false;
-    }
-    return true;
-}
 
 RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
                           const std::string& workloadLine, bool searched, std::string* section)
@@ -220,7 +147,7 @@ RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner&
         }
         indexes.push_back(std::move(runs));
     }
-    *section = capacityJson(result, indexes, preloadIndex, workloadLine);
+    *section = capacitySectionJson(result, indexes, preloadIndex, workloadLine);
     for (TestResult& test : runner.takeStepTests())
         file.tests.push_back(std::move(test));
     if (preload && preload->status == RunStatus::Failed) {
@@ -235,18 +162,6 @@ RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner&
     for (const TestResult& test : file.tests)
         file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
     return file;
-}
-
-bool writeCapacityRunFile(const std::string& path, const CapacityResult& result, RunControllerStepRunner& runner,
-                          std::optional<RunResult> preload, const std::string& workloadLine, bool searched,
-                          std::string* error, std::string* sectionOut)
-{
-    std::string section;
-    const RunResult file = capacityRunFile(result, runner, std::move(preload), workloadLine, searched, &section);
-    const bool written = writeRunFileWithSection(path, file, "capacity", section, error);
-    if (sectionOut)
-        *sectionOut = std::move(section);
-    return written;
 }
 
 } // namespace tacho::engine

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "engine/cli/redis_benchmark_args.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

@@ -21,7 +21,7 @@
 
 #include "engine/cli/usage_error.h"
 #include "engine/run/latency_monitor.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

@@ -17,7 +17,7 @@
 
 #include "engine/cli/secrets.h"
 #include "engine/cli/usage_error.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/workload/memtier_workload.h"
 
 namespace tacho::engine {

@@ -1,5 +1,5 @@
 #include "engine/cli/memtier_command.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include "engine/report/atomic_file.h"
 

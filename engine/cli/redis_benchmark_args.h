@@ -9,7 +9,7 @@
 
 #include "engine/cli/usage_error.h"
 #include "engine/report/redis_benchmark_report.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

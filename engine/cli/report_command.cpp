@@ -1,6 +1,6 @@
 #include "engine/cli/report_command.h"
 #include "engine/report/csv_cell.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <cstdio>
 #include <cstdlib>

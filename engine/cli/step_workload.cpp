@@ -1,6 +1,6 @@
 // The workload after "--" of `tacho-cli capacity` and `tacho-cli sweep`:
 // a redis-benchmark or memtier command line turned into a RunConfig.
-#include "engine/cli/capacity_command.h"
+#include "engine/cli/step_command.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
 #include "engine/cli/sweep_command.h"
 #include "engine/cli/shared_options.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <iostream>
 #include <optional>
 
-#include "engine/cli/secrets.h"
+#include "engine/cli/quoted.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/sweep_table.h"
 #include "engine/run/capacity_search.h"
@@ -17,21 +17,9 @@ namespace tacho::engine {
 
 namespace {
 
-constexpr const char* kPrefix = "tacho-cli sweep: ";
-
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
+using detail::quoted;
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
-
-std::string plain(double value)
-{
-    std::string text = fixed(value, 6);
-    while (!text.empty() && text.back() == '0')
-        text.pop_back();
-    if (!text.empty() && text.back() == '.')
-        text.pop_back();
-    return text;
-}
 
 // One swept dimension and its values, in the order given.
 struct SweepList {
@@ -47,10 +35,8 @@ struct SweepInvocation {
     std::optional<std::uint16_t> plainPort;
     std::optional<double> duration;
     std::optional<double> warmup;
-    std::string csvPath;
-    std::string jsonPath;
+    StepOptions files;                   // --json, --csv, --help
     StepWorkload workload;
-    bool showHelp = false;
 };
 
 std::vector<double> parseList(const std::string& option, const std::string& text, bool integer, double max)
@@ -74,7 +60,7 @@ std::vector<double> parseList(const std::string& option, const std::string& text
         if (option == "--rate")
             checkedRate(option, value, item);
         if (value > max)
-            throw UsageError(option + ": " + quoted(item) + " is above the limit of " + plain(max));
+            throw UsageError(option + ": " + quoted(item) + " is above the limit of " + plainNumber(max));
         values.push_back(value);
         if (comma == std::string::npos)
             break;
@@ -105,40 +91,15 @@ double parseSecondsOption(const std::string& option, const std::string& text, bo
 SweepInvocation parseSweepArgs(std::span<const std::string> args)
 {
     SweepInvocation inv;
-    const auto separator = std::find(args.begin(), args.end(), std::string("--"));
-    const std::span<const std::string> own(args.begin(), separator);
-    for (std::size_t i = 0; i < own.size();) {
-        std::string name = own[i];
-        std::optional<std::string> inlineValue;
-        if (name.starts_with("--") && name.find('=') != std::string::npos) {
-            inlineValue = name.substr(name.find('=') + 1);
-            name = name.substr(0, name.find('='));
-        }
-        const auto value = [&]() -> std::string {
-            if (inlineValue) {
-                ++i;
-                return *inlineValue;
-            }
-            if (i + 1 >= own.size())
-                throw UsageError(name + " needs a value");
-            i += 2;
-            return own[i - 1];
-        };
-        const auto flag = [&] {
-            if (inlineValue)
-                throw UsageError(name + " takes no value");
-            ++i;
-        };
+    const std::size_t separator = readStepOptions(args, &inv.files, [&](OptionReader& reader) {
+        const std::string& name = reader.name;
         const auto addList = [&](const char* column, bool integer, double max) {
             for (const SweepList& list : inv.lists)
                 if (list.option == name)
                     throw UsageError(name + ": given twice; list every value once (e.g. " + name + " 50,100)");
-            inv.lists.push_back({ name, column, parseList(name, value(), integer, max) });
+            inv.lists.push_back({ name, column, parseList(name, reader.value(), integer, max) });
         };
-        if (name == "--help" || name == "-h") {
-            inv.showHelp = true;
-            return inv;
-        } else if (name == "--connections") {
+        if (name == "--connections") {
             addList("Connections", true, 100000);
         } else if (name == "--threads") {
             addList("Threads", true, 1024);
@@ -147,37 +108,29 @@ SweepInvocation parseSweepArgs(std::span<const std::string> args)
         } else if (name == "--rate") {
             addList("Rate", false, 1e9);
         } else if (name == "--tls-both") {
-            flag();
+            reader.flag();
             inv.tlsBoth = true;
         } else if (name == "--tls-port") {
-            inv.tlsPort = parsePort(name, value());
+            inv.tlsPort = parsePort(name, reader.value());
         } else if (name == "--plain-port") {
-            inv.plainPort = parsePort(name, value());
+            inv.plainPort = parsePort(name, reader.value());
         } else if (name == "--duration") {
-            inv.duration = parseSecondsOption(name, value(), false);
+            inv.duration = parseSecondsOption(name, reader.value(), false);
         } else if (name == "--warmup") {
-            inv.warmup = parseSecondsOption(name, value(), true);
-        } else if (name == "--csv") {
-            inv.csvPath = value();
-            if (inv.csvPath.empty())
-                throw UsageError("--csv: the file name must not be empty");
-        } else if (name == "--json") {
-            inv.jsonPath = value();
-            if (inv.jsonPath.empty())
-                throw UsageError("--json: the file name must not be empty");
+            inv.warmup = parseSecondsOption(name, reader.value(), true);
         } else {
-            throw UsageError("unrecognized option " + quoted(name)
-                             + (name.starts_with("-") ? std::string() : " (the workload goes after '--')"));
+            return false;
         }
-    }
+        return true;
+    });
+    if (inv.files.showHelp)
+        return inv;
     if (inv.lists.empty() && !inv.tlsBoth)
         throw UsageError("nothing to sweep: give --connections, --threads, --pipeline or --rate with a list of values, "
                          "or --tls-both");
     if ((inv.tlsPort || inv.plainPort) && !inv.tlsBoth)
         throw UsageError(std::string(inv.tlsPort ? "--tls-port" : "--plain-port") + ": only applies with --tls-both");
-    if (separator == args.end())
-        throw UsageError("missing '--' and the workload after it, e.g. -- redis-benchmark -t set");
-    inv.workload = parseStepWorkload(std::span<const std::string>(separator + 1, args.end()));
+    inv.workload = stepWorkloadAfter(args, separator);
     if (inv.tlsBoth && !inv.workload.config.endpoint.unixSocket.empty())
         throw UsageError("--tls-both: the workload connects over a Unix socket, which has no TLS");
     return inv;
@@ -221,7 +174,7 @@ std::vector<Combination> combinations(const SweepInvocation& inv)
                 const SweepList& list = inv.lists[k];
                 const double value = list.values[index[k]];
                 const int whole = static_cast<int>(std::lround(value));
-                c.cells.push_back(list.option == "--rate" ? plain(value) : std::to_string(whole));
+                c.cells.push_back(list.option == "--rate" ? plainNumber(value) : std::to_string(whole));
                 c.label += (c.label.empty() ? "" : ", ") + list.option.substr(2) + " " + c.cells.back();
                 if (list.option == "--connections") {
                     config.connections = whole;
@@ -339,13 +292,11 @@ WORKLOAD, after "--", in redis-benchmark's or memtier_benchmark's words
 
 int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
-    std::ostream& out = *io.out;
-    std::ostream& err = *io.err;
     SweepInvocation inv;
     std::vector<Combination> combos;
     try {
         inv = parseSweepArgs(args);
-        if (!inv.showHelp) {
+        if (!inv.files.showHelp) {
             combos = combinations(inv);
             for (const Combination& c : combos) {
                 if (c.config.threads > c.config.connections)
@@ -356,32 +307,22 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             }
         }
     } catch (const UsageError& e) {
-        err << kPrefix << hideSecretsIn(e.what(), "sweep", args) << "\nTry 'tacho-cli sweep --help' for more information.\n";
-        return 2;
+        return reportStepUsageError("sweep", e, args, io);
     }
-    if (inv.showHelp) {
-        out << sweepUsage();
+    if (inv.files.showHelp) {
+        *io.out << sweepUsage();
         return 0;
     }
 
-    RunControllerStepRunner runner(inv.workload.config, CapacityDimension::Connections, 0, 0);
-    const StepRunnerRegistration registration(io, &runner);
-
-    bool progressShown = false;
-    const auto clearProgress = [&] {
-        if (progressShown) {
-            err << "\r\033[K" << std::flush;
-            progressShown = false;
-        }
-    };
+    StepSession session("sweep", io, inv.workload.config, CapacityDimension::Connections, 0, 0);
+    RunControllerStepRunner& runner = session.runner();
+    std::ostream& out = session.out();
+    std::ostream& err = session.err();
     std::string currentLabel;
-    runner.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
-        if (!io.interactive)
-            return;
-        err << "\r\033[K[" << currentLabel << ": " << snapshot->testName << (snapshot->warmup ? ", warming up" : "")
-            << " " << fixed(snapshot->elapsedSeconds, 1) << " s] " << snapshot->requestsSoFar << " replies, avg "
-            << fixed(snapshot->overallMeanNs / 1e6, 3) << " ms" << std::flush;
-        progressShown = true;
+    session.showProgress([&](const IntervalSnapshot& snapshot) {
+        return "[" + currentLabel + ": " + snapshot.testName + (snapshot.warmup ? ", warming up" : "") + " "
+            + fixed(snapshot.elapsedSeconds, 1) + " s] " + std::to_string(snapshot.requestsSoFar) + " replies, avg "
+            + fixed(snapshot.overallMeanNs / 1e6, 3) + " ms";
     });
 
     SweepTable table;
@@ -401,8 +342,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     // memtier --preload: fill the key range once, before the rows; reported apart.
     if (inv.workload.preload) {
         currentLabel = "preload";
-        RunResult preload = runner.runConfig(*inv.workload.preload);
-        clearProgress();
+        RunResult preload = session.run(*inv.workload.preload);
         for (TestResult& test : preload.tests) {
             preloadIndex = file.tests.size();
             err << "preload: " << test.requests << " keys written in " << fixed(test.seconds, 2) << " s"
@@ -410,7 +350,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             file.tests.push_back(std::move(test));
         }
         if (preload.status == RunStatus::Failed) {
-            err << kPrefix << "error: preload failed: " << preload.failure << "\n";
+            session.error("error: preload failed: " + preload.failure);
             status = 1;
             combos.clear();
         } else if (preload.status == RunStatus::Stopped) {
@@ -425,8 +365,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             break;
         }
         currentLabel = combo.label;
-        RunResult result = runner.runConfig(combo.config);
-        clearProgress();
+        RunResult result = session.run(combo.config);
         if (result.tests.empty()) {
             SweepRow row;
             row.settings = combo.cells;
@@ -451,7 +390,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             file.tests.push_back(std::move(test));
         }
         if (result.status == RunStatus::Failed) {
-            err << kPrefix << "error: " << combo.label << ": " << result.failure << "\n";
+            session.error("error: " + combo.label + ": " + result.failure);
             status = 1;
         } else if (result.status == RunStatus::Stopped) {
             stopped = true;
@@ -461,27 +400,20 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     err << std::flush;
     out << formatSweepTable(table) << std::flush;
     if (stopped)
-        err << kPrefix << "stopped; the rows above are the ones that ran\n";
+        session.error("stopped; the rows above are the ones that ran");
 
-    if (!inv.csvPath.empty()) {
-        std::string error;
-        if (!writeTextFileAtomically(inv.csvPath, sweepTableCsv(table), &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        }
-    }
-    if (!inv.jsonPath.empty()) {
+    if (!inv.files.csvPath.empty() && !session.writeFile(inv.files.csvPath, sweepTableCsv(table)))
+        status = 1;
+    if (!inv.files.jsonPath.empty()) {
         file.environment = runner.environment();
         file.status = status != 0 ? RunStatus::Failed : stopped ? RunStatus::Stopped : RunStatus::Completed;
         if (status != 0)
             file.failure = "a row failed";
         for (const TestResult& test : file.tests)
             file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
-        std::string error;
-        if (!writeRunFileWithSection(inv.jsonPath, file, "sweep", sweepJson(table, testIndexes, inv.workload, preloadIndex), &error)) {
-            err << kPrefix << error << "\n";
+        if (!session.writeRunFile(inv.files.jsonPath, file, "sweep",
+                                  sweepJson(table, testIndexes, inv.workload, preloadIndex)))
             status = 1;
-        }
     }
     return status;
 }

@@ -17,7 +17,7 @@
 #include <span>
 #include <string>
 
-#include "engine/cli/capacity_command.h"   // StepCommandIo, StepWorkload
+#include "engine/cli/step_command.h"
 
 namespace tacho::engine {
 

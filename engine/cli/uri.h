@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

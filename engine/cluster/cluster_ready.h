@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/cluster/slot_map.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

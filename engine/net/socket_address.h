@@ -4,7 +4,7 @@
 #include <sys/socket.h>
 #include <vector>
 
-#include "engine/run/run_config.h"
+#include "engine/config/endpoint.h"
 
 namespace tacho::engine {
 

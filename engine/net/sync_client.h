@@ -10,7 +10,7 @@
 #include "engine/net/socket_address.h"
 #include "engine/net/tls_session.h"
 #include "engine/resp/resp_value.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

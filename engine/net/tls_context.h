@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "engine/run/run_config.h"
+#include "engine/config/endpoint.h"
 
 // OpenSSL's types, declared here so that users of the engine need no OpenSSL headers.
 struct ssl_ctx_st;

@@ -4,13 +4,14 @@
 // thresholds from comparison_output.cpp.
 #include "engine/report/comparison.h"
 #include "engine/report/comparison_names.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
 #include "engine/report/run_file.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 

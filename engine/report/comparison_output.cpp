@@ -3,7 +3,7 @@
 #include "engine/report/comparison.h"
 #include "engine/report/comparison_names.h"
 #include "engine/report/csv_cell.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 #include "engine/report/html_report.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +8,7 @@
 
 #include "engine/report/comparison_charts.h"
 #include "engine/report/run_file.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 

@@ -12,6 +12,7 @@
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/report/telemetry_json.h"
+#include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 

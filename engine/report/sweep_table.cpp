@@ -1,6 +1,6 @@
 #include "engine/report/sweep_table.h"
 #include "engine/report/csv_cell.h"
-#include "engine/report/number_format.h"
+#include "engine/text/number_format.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_controller.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 
 namespace tacho::engine {

@@ -17,7 +17,7 @@
 #include <functional>
 #include <string>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

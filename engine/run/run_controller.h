@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/net/io_loop.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_spectrum.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/resp/reply_scanner.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/stats/client_stats.h"
 #include "engine/stats/latency_histogram.h"
 #include "engine/telemetry/telemetry.h"

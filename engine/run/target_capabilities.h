@@ -18,7 +18,7 @@
 
 #include "engine/net/sync_client.h"
 #include "engine/resp/resp_value.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
 
 namespace tacho::engine {

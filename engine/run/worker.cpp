@@ -1,3 +1,8 @@
+// The worker thread's measured phase: the request loop — due timers,
+// queueing requests, the replies (onBytes), cluster redirects, and a
+// connection reconnecting or finishing. Construction, the controller's calls
+// and the connect phase are in worker_lifecycle.cpp, connection loss and
+// recovery in worker_recovery.cpp, sockets and transport in worker_io.cpp.
 #include "engine/run/worker.h"
 #include "engine/run/worker_connection.h"
 
@@ -11,8 +16,8 @@
 #include "engine/cluster/redirect.h"
 #include "engine/cluster/request_key.h"
 #include "engine/net/peer_bytes.h"
-#include "engine/run/crash_report.h"
 #include "engine/net/session_setup.h"
+#include "engine/run/crash_report.h"
 #include "engine/resp/printable_text.h"
 #include "engine/resp/resp_encoder.h"
 #include "engine/stats/clock.h"
@@ -20,172 +25,12 @@
 namespace tacho::engine {
 
 namespace {
-constexpr std::size_t kReadBufferSize = 256 * 1024;
-constexpr int kMaxEvents = 512;
 constexpr std::uint64_t kMinDrainNs = 2'000'000'000;
-constexpr std::size_t kMaxPendingConnects = 256;
 constexpr std::uint64_t kReplySweepNs = 100'000'000;   // how often reply timeouts are checked
-constexpr std::uint32_t kAskingMarker = UINT32_MAX;   // the reply to an ASKING we sent
 const std::string kAskingCommand = "*1\r\n$6\r\nASKING\r\n";
 } // namespace
 
-// ---- CompletionSignal -------------------------------------------------------
-
-void CompletionSignal::notify()
-{
-    std::lock_guard lock(m_mutex);
-    m_notified = true;
-    m_changed.notify_all();
-}
-
-bool CompletionSignal::waitUntil(std::chrono::steady_clock::time_point deadline)
-{
-    std::unique_lock lock(m_mutex);
-    const bool notified = m_changed.wait_until(lock, deadline, [this] { return m_notified; });
-    m_notified = false;
-    return notified;
-}
-
-// ---- construction and controller side ------------------------------------------
-
-Worker::Worker(WorkerPlan plan)
-    : m_plan(std::move(plan))
-    , m_cluster(m_plan.slots != nullptr)
-    , m_followReplies(m_plan.generators->followsReplies())
-    , m_clientStats(m_plan.config->perClientStats)
-    , m_current(m_plan.commandCount)
-    , m_readBuffer(kReadBufferSize)
-    , m_outbox(m_plan.commandCount)
-{
-    if (m_cluster) {
-        m_slots = *m_plan.slots;
-        m_current.nodes.resize(m_slots.nodes().size());
-    }
-    m_setup = sessionSetupCommands(*m_plan.config);
-    for (const auto& command : m_setup)
-        appendCommand(m_setupBytes, command);
-    m_setupReplies.assign(m_setup.size(), 0);
-    for (std::size_t i = 0; i < m_plan.quotas.size(); ++i) {
-        auto client = std::make_unique<Client>();
-        client->index = m_plan.clientIndexes[i];
-        client->quota = m_plan.quotas[i];
-        client->generator = m_plan.generators->create(client->index, m_plan.totalClients, m_plan.seed);
-        if (m_clientStats)
-            client->stats = std::make_unique<ClientStats>(client->index, m_plan.commandCount);
-        client->deferred = m_plan.activationOffsetsNs[i] > 0;
-        Client& ref = *client;
-        m_clients.push_back(std::move(client));
-        if (m_cluster) {
-            for (int node : m_slots.servingNodes())
-                addConnection(ref, node);
-        } else {
-            addConnection(ref, 0);
-        }
-    }
-}
-
-Worker::Connection& Worker::addConnection(Client& client, int node)
-{
-    auto c = std::make_unique<Connection>();
-    const std::size_t pipeline = static_cast<std::size_t>(std::max(1, m_plan.config->pipeline));
-    c->ring.resize(m_cluster ? pipeline * 2 : pipeline);
-    c->client = &client;
-    c->node = node;
-    c->scanner.captureScanReplies(m_followReplies);
-    if (client.connections.size() <= static_cast<std::size_t>(node))
-        client.connections.resize(static_cast<std::size_t>(node) + 1, nullptr);
-    client.connections[static_cast<std::size_t>(node)] = c.get();
-    m_connections.push_back(std::move(c));
-    return *m_connections.back();
-}
-
-std::vector<ClusterNode> Worker::contactedNodes() const
-{
-    std::vector<ClusterNode> out;
-    std::vector<bool> seen(m_slots.nodes().size(), false);
-    for (const auto& c : m_connections) {
-        const std::size_t node = static_cast<std::size_t>(c->node);
-        if (m_cluster && node < seen.size() && !seen[node]) {
-            seen[node] = true;
-            out.push_back(m_slots.nodes()[node]);
-        }
-    }
-    return out;
-}
-
-Worker::~Worker()
-{
-    m_io.reset();   // first: a ring's pending operations point into the connections
-    for (auto& c : m_connections)
-        closeSocket(*c);
-}
-
-Worker::Phase Worker::phase() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_phase;
-}
-
-std::string Worker::failure() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_failure;
-}
-
-std::string Worker::failureReply() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_failureReply;
-}
-
-std::string Worker::failureConnectionError() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_failureConnectionError;
-}
-
-void Worker::start(std::uint64_t startNs, std::uint64_t warmupEndNs, std::uint64_t endNs)
-{
-    std::lock_guard lock(m_mutex);
-    m_startNs = startNs;
-    m_warmupEndNs = warmupEndNs;
-    m_endNs = endNs;
-    m_startSignalled = true;
-    m_changed.notify_all();
-}
-
-void Worker::requestStop()
-{
-    m_stop.store(true, std::memory_order_relaxed);
-}
-
-void Worker::requestCancel()
-{
-    m_cancel.store(true, std::memory_order_relaxed);
-    std::lock_guard lock(m_mutex);
-    m_changed.notify_all();
-}
-
-void Worker::collect(IntervalStats& into)
-{
-    std::lock_guard lock(m_mutex);
-    into.mergeFrom(m_outbox);
-    m_outbox.clear();
-}
-
-IoBackend Worker::transport() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_transport;
-}
-
-Worker::Phase Worker::waitUntilConnected(int timeoutMs)
-{
-    std::unique_lock lock(m_mutex);
-    m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs),
-                       [this] { return m_phase != Phase::Connecting; });
-    return m_phase;
-}
+// ---- worker thread: phases ----------------------------------------------------------
 
 void Worker::setPhase(Phase phase)
 {
@@ -200,38 +45,12 @@ void Worker::setPhase(Phase phase)
         m_plan.completion->notify();
 }
 
-void Worker::fail(const std::string& why, std::string_view serverReply, std::string_view connectionError)
-{
-    m_failed = true;
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_phase != Phase::Failed) {
-            m_phase = Phase::Failed;
-            m_failure = why;
-            m_failureReply = printable(serverReply);
-            m_failureConnectionError = connectionError;
-        }
-        m_changed.notify_all();
-    }
-    if (m_plan.completion)
-        m_plan.completion->notify();
-}
-
-void Worker::publish()
-{
-    std::lock_guard lock(m_mutex);
-    m_outbox.mergeFrom(m_current);
-    m_current.clear();
-}
-
 std::string Worker::describeNode(int node) const
 {
     if (!m_cluster)
         return m_plan.config->endpoint.describe();
     return m_slots.nodes()[static_cast<std::size_t>(node)].address();
 }
-
-// ---- worker thread: phases ----------------------------------------------------------
 
 void Worker::run()
 {
@@ -273,50 +92,6 @@ void Worker::run()
             m_current.unanswered += c->inflight;
     publish();
     setPhase(Phase::Finished);
-}
-
-// Every connection connected and set up before anything is measured.
-// Connects are paced (a bounded number in flight) so that thousands of
-// connections do not overflow the server's accept backlog; each connection
-// gets the full connect timeout from its own start.
-void Worker::connectPhase()
-{
-    IoEvent events[kMaxEvents];
-    // A staircase ramp's later steps connect when their step starts
-    // (measured phase), as memtier's do: the server sees the steps.
-    std::vector<Connection*> initial;
-    for (auto& c : m_connections)
-        if (!c->client->deferred)
-            initial.push_back(c.get());
-    const std::size_t total = initial.size();
-    m_connecting = total;
-    m_open = m_connections.size();
-    std::size_t opened = 0;
-    std::uint64_t nextTimeoutCheck = 0;
-    while (m_connecting > 0 && !m_failed && !m_cancel.load(std::memory_order_relaxed)) {
-        const std::size_t ready = total - m_connecting;
-        while (opened < total && opened - ready < kMaxPendingConnects)
-            if (!openConnection(*initial[opened++], nowNs()))
-                return;
-        const std::uint64_t now = nowNs();
-        if (now >= nextTimeoutCheck) {
-            nextTimeoutCheck = now + 50'000'000;
-            for (std::size_t i = 0; i < opened; ++i) {
-                const Connection& c = *initial[i];
-                const bool pending = c.state == Connection::State::Connecting || c.state == Connection::State::Handshaking
-                    || c.state == Connection::State::Setup;
-                if (pending && now - c.connectStartNs > m_connectTimeoutNs) {
-                    fail("cannot connect to " + describeNode(c.node) + ": timed out after "
-                         + std::to_string(m_plan.config->connectTimeoutMs) + " ms (" + std::to_string(ready) + " of "
-                         + std::to_string(total) + " connections ready)");
-                    return;
-                }
-            }
-        }
-        const int n = waitForEvents(events, kMaxEvents, now + 50'000'000);
-        for (int i = 0; i < n; ++i)
-            onEvent(events[i]);
-    }
 }
 
 void Worker::measuredPhase()
@@ -677,15 +452,6 @@ ClientCommandCounts& Worker::clientCounts(Client& client, std::uint32_t command,
     return client.stats->at(static_cast<std::uint32_t>(since / 1'000'000'000), command);
 }
 
-std::vector<ClientStats> Worker::takeClientStats()
-{
-    std::vector<ClientStats> out;
-    for (auto& client : m_clients)
-        if (client->stats)
-            out.push_back(std::move(*client->stats));
-    return out;
-}
-
 bool Worker::issuingAllowed(std::uint64_t now) const
 {
     return !m_draining && !m_plan.idle && !m_stop.load(std::memory_order_relaxed) && !(m_endNs && now >= m_endNs);
@@ -841,188 +607,6 @@ void Worker::finish(Connection& c)
     closeSocket(c);
     c.state = Connection::State::Done;
     --m_open;
-}
-
-void Worker::lose(Connection& c, const std::string& why)
-{
-    ++m_current.connectErrors;
-    if (m_cluster && m_started && !m_draining) {
-        failOverNode(c);
-        return;
-    }
-    if (reconnectAllowed(c)) {
-        // Requests on the wire when the connection broke are never answered:
-        // counted, not retried, so the outage stays visible.
-        m_current.unanswered += c.inflight;
-        c.client->inflight -= c.inflight;
-        m_current.noteMessage("connection lost: " + why);
-        scheduleReconnect(c);
-        return;
-    }
-    m_current.unanswered += c.inflight;
-    c.inflight = 0;
-    finish(c);
-    fail("connection to " + describeNode(c.node) + " lost: " + why, {}, why);
-}
-
-void Worker::closedByServer(Connection& c, int error, const std::string& otherwise)
-{
-    // Closed before answering the first command of this connection: the server
-    // refuses it (a proxy closes the connection on a command it does not
-    // support). A reconnect would only send it again, so the test ends here,
-    // naming the command. (Cluster nodes fail over instead.) Outside a
-    // cluster every request queued since the connection (re)opened counts in
-    // sentSinceConnect until it is answered, so this costs the request path
-    // nothing.
-    const bool answered = c.sentSinceConnect > c.inflight;
-    if (m_cluster || answered || (c.setupPending == 0 && c.inflight == 0)) {
-        lose(c, otherwise);
-        return;
-    }
-    ++m_current.connectErrors;
-    m_current.unanswered += c.inflight;
-    const std::string why = lostBeforeAnswer(describeNode(c.node), awaitedCommand(c), error, false);
-    c.inflight = 0;
-    finish(c);
-    fail(why, {}, error != 0 ? errnoText(error) : "the server closed the connection");
-}
-
-// The command whose reply the connection waits for first, upper case: a
-// setup command, else the oldest request in flight.
-std::string Worker::awaitedCommand(const Connection& c) const
-{
-    std::string name;
-    if (c.setupPending > 0 && c.setupIndex < m_setup.size() && !m_setup[c.setupIndex].empty()) {
-        name = m_setup[c.setupIndex].front();
-    } else if (c.inflight > 0) {
-        const std::uint32_t command = c.ring[c.head].command;
-        const std::vector<std::string> names = m_plan.generators->commandStatNames();
-        name = command == kAskingMarker ? "asking" : command < names.size() ? names[command] : "?";
-    }
-    std::replace(name.begin(), name.end(), '|', ' ');   // "config|get"
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
-    return name;
-}
-
-// Cluster: a node went away (failover, shutdown). Re-read the topology from
-// the nodes still up, then re-send what was in flight on the lost connection
-// to the slots' new owners; reconnect later if the node still serves slots.
-void Worker::failOverNode(Connection& c)
-{
-    std::vector<InFlight> pending;
-    std::vector<std::string> bytes;
-    while (c.inflight > 0) {
-        const InFlight request = c.pop();
-        const std::string_view sent = c.popSent(request.length);
-        if (request.command == kAskingMarker)
-            continue;
-        pending.push_back(request);
-        bytes.emplace_back(sent);
-    }
-    c.sentLog.clear();
-    c.sentLogHead = 0;
-    closeSocket(c);
-    c.out.clear();
-    c.outOffset = 0;
-
-    std::string error;
-    SlotMap fresh = m_slots;
-    if (refreshCluster(*m_plan.config, fresh, &error))
-        m_slots.adopt(fresh);
-    ++m_current.topologyRefreshes;
-    m_current.noteMessage("lost " + describeNode(c.node) + ", topology re-read");
-
-    Client& client = *c.client;
-    for (std::size_t i = 0; i < pending.size(); ++i) {
-        const std::optional<std::string_view> key = firstKeyOfRequest(bytes[i]);
-        const int owner = key ? m_slots.lookup(keySlot(*key)) : SlotMap::kNoNode;
-        bool resent = false;
-        if (owner != SlotMap::kNoNode && owner != c.node) {
-            const ClusterNode& node = m_slots.nodes()[static_cast<std::size_t>(owner)];
-            resent = redirect(c, pending[i], bytes[i], Redirect { false, keySlot(*key), node.host, node.port }, true);
-        }
-        if (!resent) {
-            ++m_current.unanswered;
-            --client.inflight;
-        }
-    }
-    c.state = Connection::State::Running;
-    if (m_slots.slotCount(c.node) > 0)
-        scheduleReconnect(c);   // still serving slots: it may come back
-    else
-        finish(c);
-    if (client.inflight == 0)
-        refill(client);
-}
-
-// A server that stopped answering (hung, gone without a FIN or RST, or
-// trickling a reply) or reading would hold a count-limited run forever: a
-// connection owing replies that completes no work (ReplyWatch) for the reply
-// timeout is lost, its requests unanswered, and it reconnects or fails the
-// test like any other loss.
-void Worker::checkReplyTimeouts(std::uint64_t now)
-{
-    const std::uint64_t limitNs = static_cast<std::uint64_t>(std::max(0, m_plan.config->replyTimeoutMs)) * 1'000'000;
-    // By index: a cluster failover may add connections while we look.
-    for (std::size_t i = 0; i < m_connections.size() && !m_failed; ++i) {
-        Connection& c = *m_connections[i];
-        if (c.state != Connection::State::Running || c.fd < 0 || c.backingOff)
-            continue;
-        if (!c.replyWatch.expired(c.inflight, now, limitNs))
-            continue;
-        ++m_current.replyTimeouts;
-        const bool writing = c.outOffset < c.out.size() || !c.sending.empty() || (c.stream >= 0 && !c.out.empty());
-        lose(c, (writing ? "server stopped reading the request for " : "no reply within ")
-                 + std::to_string(m_plan.config->replyTimeoutMs) + " ms (" + std::to_string(c.inflight)
-                 + (c.inflight == 1 ? " request" : " requests") + " in flight)");
-    }
-}
-
-void Worker::connectFailed(Connection& c, const std::string& why, std::string_view connectionError)
-{
-    ++m_current.connectErrors;
-    if (reconnectAllowed(c) || (m_cluster && m_started && !m_draining && m_slots.slotCount(c.node) > 0
-                                && c.reconnectAttempts < 50)) {
-        scheduleReconnect(c);
-        return;
-    }
-    finish(c);
-    fail("cannot connect to " + describeNode(c.node) + ": " + why
-             + (c.reconnectAttempts > 0 ? " (after " + std::to_string(c.reconnectAttempts) + " reconnect attempts)" : ""),
-         {}, connectionError);
-}
-
-// Reconnecting after a loss is for the measured phase only; the connect
-// phase fails fast so a wrong address is reported at once.
-bool Worker::reconnectAllowed(const Connection& c) const
-{
-    const RunConfig& config = *m_plan.config;
-    return config.reconnectOnError && m_started && !m_draining && !m_cancel.load(std::memory_order_relaxed)
-        && (config.maxReconnectAttempts <= 0 || c.reconnectAttempts < config.maxReconnectAttempts);
-}
-
-void Worker::scheduleReconnect(Connection& c)
-{
-    closeSocket(c);
-    c.inflight = 0;
-    c.head = 0;
-    c.sentLog.clear();
-    c.sentLogHead = 0;
-    c.out.clear();
-    c.outOffset = 0;
-    c.writeArmed = false;
-    c.sentSinceConnect = 0;
-    c.state = Connection::State::Running;
-    // 100 ms, then times the backoff factor per failed attempt, at most 10 s.
-    double delayNs = 100e6;
-    for (int i = 0; i < c.reconnectAttempts; ++i)
-        delayNs = std::min(10e9, delayNs * std::max(1.0, m_plan.config->reconnectBackoffFactor));
-    ++c.reconnectAttempts;
-    c.backingOff = true;
-    if (!c.timerArmed) {
-        m_timers.push(Timer { nowNs() + static_cast<std::uint64_t>(delayNs), nullptr, &c });
-        c.timerArmed = true;
-    }
 }
 
 } // namespace tacho::engine

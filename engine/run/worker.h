@@ -22,7 +22,7 @@
 #include "engine/net/io_loop.h"
 #include "engine/net/socket_address.h"
 #include "engine/net/tls_context.h"
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/stats/client_stats.h"
 #include "engine/stats/interval_stats.h"
 #include "engine/workload/request_generator.h"

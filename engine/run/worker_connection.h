@@ -1,7 +1,9 @@
 #pragma once
 // The worker's private state per client and per connection, shared by the
-// worker's source files (worker.cpp: phases and requests; worker_io.cpp:
-// sockets and the transport). Worker thread only.
+// worker's source files (worker.cpp: the request loop; worker_lifecycle.cpp:
+// construction, controller side, connect phase; worker_recovery.cpp:
+// connection loss and recovery; worker_io.cpp: sockets and the transport).
+// Worker thread only.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +16,10 @@
 #include "engine/run/worker.h"
 
 namespace tacho::engine {
+
+// Shared by the worker's source files.
+inline constexpr int kMaxEvents = 512;                  // I/O events taken per wait
+inline constexpr std::uint32_t kAskingMarker = UINT32_MAX;   // the reply to an ASKING we sent
 
 struct Worker::Client {
     std::unique_ptr<RequestGenerator> generator;

@@ -11,7 +11,7 @@
 
 #include <zlib.h>
 
-#include "engine/report/base64.h"
+#include "engine/text/base64.h"
 
 namespace tacho::engine {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 
 namespace tacho::engine {
 

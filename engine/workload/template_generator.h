@@ -3,7 +3,7 @@
 // template, "__rand_int__" drawn uniformly from the keyspace.
 #include <memory>
 
-#include "engine/run/run_config.h"
+#include "engine/config/run_config.h"
 #include "engine/workload/command_template.h"
 #include "engine/workload/request_generator.h"
 

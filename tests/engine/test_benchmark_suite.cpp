@@ -5,8 +5,11 @@
 #include <vector>
 
 #include "engine/workload/benchmark_suite.h"
+#include "support/qt_strings.h"
 
 using namespace tacho::engine;
+
+using tacho::test::toQStringList;
 
 namespace {
 
@@ -17,14 +20,6 @@ QStringList qNames(const std::vector<TestSpec>& tests)
     QStringList out;
     for (const TestSpec& test : tests)
         out << QString::fromStdString(test.name);
-    return out;
-}
-
-QStringList qList(const std::vector<std::string>& items)
-{
-    QStringList out;
-    for (const std::string& item : items)
-        out << QString::fromStdString(item);
     return out;
 }
 
@@ -81,7 +76,7 @@ private slots:
             const TestSpec& test = tests[i];
             const Expected& want = expected[i];
             QCOMPARE(QString::fromStdString(test.name), QString::fromLatin1(want.name));
-            QCOMPARE(qList(test.args), qList(want.args));
+            QCOMPARE(toQStringList(test.args), toQStringList(want.args));
             QCOMPARE(QString::fromStdString(test.commandStatName), QString::fromLatin1(want.stat));
             QCOMPARE(test.inlineProtocol, want.inlineProtocol);
             QCOMPARE(test.keysPerRequest, want.keys);
@@ -104,11 +99,11 @@ private slots:
     {
         const auto fixed = redisBenchmarkSuite("zadd", 3, 0);
         QCOMPARE(fixed.size(), std::size_t(1));
-        QCOMPARE(qList(fixed[0].args), qList({"ZADD", "myzset", "0", "element:__rand_int__"}));
+        QCOMPARE(toQStringList(fixed[0].args), toQStringList({"ZADD", "myzset", "0", "element:__rand_int__"}));
 
         const auto random = redisBenchmarkSuite("zadd", 3, 1000);
         QCOMPARE(random.size(), std::size_t(1));
-        QCOMPARE(qList(random[0].args), qList({"ZADD", "myzset", "__rand_int__", "element:__rand_int__"}));
+        QCOMPARE(toQStringList(random[0].args), toQStringList({"ZADD", "myzset", "__rand_int__", "element:__rand_int__"}));
     }
 
     void selectionIsCaseInsensitiveAndKeepsSuiteOrder()
@@ -158,7 +153,7 @@ private slots:
         std::vector<std::string> unknown;
         const auto tests = redisBenchmarkSuite("set,bogus,GET,Nope", 3, 0, &unknown);
         QCOMPARE(qNames(tests), QStringList({"SET", "GET"}));
-        QCOMPARE(qList(unknown), QStringList({"bogus", "Nope"}));
+        QCOMPARE(toQStringList(unknown), QStringList({"bogus", "Nope"}));
 
         // Without an output vector, unknown names are just ignored.
         QCOMPARE(redisBenchmarkSuite("bogus", 3, 0).size(), std::size_t(0));
@@ -176,7 +171,7 @@ private slots:
     {
         const TestSpec test = customCommandTest({"hmget", "h1", "k1"});
         QCOMPARE(QString::fromStdString(test.name), QString("hmget h1 k1"));
-        QCOMPARE(qList(test.args), QStringList({"hmget", "h1", "k1"}));
+        QCOMPARE(toQStringList(test.args), QStringList({"hmget", "h1", "k1"}));
         QCOMPARE(QString::fromStdString(test.commandStatName), QString("hmget"));
         QCOMPARE(test.keysPerRequest, 1u);
         QVERIFY(!test.inlineProtocol);

@@ -3,7 +3,6 @@
 // CLUSTER SLOTS / CLUSTER SHARDS replies, and MOVED/ASK redirections.
 #include <QTest>
 
-#include <chrono>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,7 +14,6 @@
 #include "engine/cluster/slot_map.h"
 #include "engine/resp/resp_encoder.h"
 #include "engine/resp/resp_value.h"
-#include "support/sanitized_build.h"
 
 using namespace tacho::engine;
 
@@ -147,11 +145,7 @@ private slots:
 
     void tagTableCoversEverySlot()
     {
-        const auto start = std::chrono::steady_clock::now();
-        (void)findHashTagForSlot(0);   // builds the table
-        const auto buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        qInfo("tag table built in %.2f ms", buildMs);
-        QVERIFY2(buildMs < 500, "the tag table should take well under a second to build");
+        // (How long the table takes to build is measured by bench/micro, issue 18.)
 
         std::set<std::string_view> distinct;
         std::size_t longest = 0;
@@ -247,22 +241,15 @@ private slots:
         }
     }
 
-    void requestKeyIsFast()
+    // The key of a request as routing reads it, for a plain command and one whose key
+    // follows a key count. Its cost per request is measured by bench/micro (issue 18).
+    void requestKeyOfCommonShapes()
     {
         const std::string set = encode({"SET", "key:000000000042", std::string(3, 'x')});
         const std::string eval = encode({"EVALSHA", std::string(40, 'f'), "1", "key:1"});
-        constexpr int kRounds = 1000000;
-        std::size_t sum = 0;
-        const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < kRounds; ++i) {
-            sum += keySlot(*firstKeyOfRequest(set));
-            sum += firstKeyOfRequest(eval)->size();
-        }
-        const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count()
-                          / (2.0 * kRounds);
-        qInfo("firstKeyOfRequest (+ keySlot for SET): %.1f ns per request (checksum %zu)", ns, sum);
-        if (!tacho::test::kSanitizedBuild)
-            QVERIFY2(ns < 1000, "routing must stay far below a microsecond per request");
+        QCOMPARE(*firstKeyOfRequest(set), std::string_view("key:000000000042"));
+        QCOMPARE(keySlot(*firstKeyOfRequest(set)), keySlot("key:000000000042"));
+        QCOMPARE(*firstKeyOfRequest(eval), std::string_view("key:1"));
     }
 
     void slotMapBasics()

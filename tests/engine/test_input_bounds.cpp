@@ -17,7 +17,7 @@
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/shared_options.h"
-#include "engine/report/base64.h"
+#include "engine/text/base64.h"
 #include "engine/report/json_reader.h"
 #include "engine/report/run_file.h"
 #include "engine/report/run_file_reader.h"

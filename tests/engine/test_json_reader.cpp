@@ -178,19 +178,19 @@ private slots:
         QVERIFY(v && v->find("a"));
     }
 
-    void largeObjectsStayFast()
+    // A large object (memtier's per-second series) reads whole, and the duplicate-key check
+    // still works at that size. That it stays fast (not quadratic) is measured by
+    // bench/micro (issue 18): a time limit here would fail on a loaded machine.
+    void largeObjectsAreReadWhole()
     {
-        // Duplicate-key checks must not be quadratic (memtier's per-second series).
         std::string doc = "{";
         for (int i = 0; i < 100000; ++i)
             doc += (i ? ",\"" : "\"") + std::to_string(i) + "\":" + std::to_string(i);
-        doc += "}";
-        QElapsedTimer timer;
-        timer.start();
-        const auto v = parseJson(doc);
+        const auto v = parseJson(doc + "}");
         QVERIFY(v);
         QCOMPARE(v->memberCount(), std::size_t(100000));
-        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(v->find("99999"));
+        QVERIFY(!parseJson(doc + ",\"50000\":1}"));   // a duplicate far from its twin
     }
 };
 

@@ -12,6 +12,7 @@
 #include "engine/report/comparison.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
+#include "engine/workload/request_generator.h"
 
 using namespace tacho::engine;
 

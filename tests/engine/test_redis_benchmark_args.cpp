@@ -7,8 +7,11 @@
 
 #include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/uri.h"
+#include "support/qt_strings.h"
 
 using namespace tacho::engine;
+
+using tacho::test::toQStringList;
 
 namespace {
 
@@ -28,14 +31,6 @@ QString errorOf(const Args& args, const std::function<std::string()>& readStdin 
         return QString::fromStdString(error.what());
     }
     return QStringLiteral("<no error>");
-}
-
-QStringList qList(const std::vector<std::string>& items)
-{
-    QStringList out;
-    for (const std::string& item : items)
-        out << QString::fromStdString(item);
-    return out;
 }
 
 QStringList testNames(const RunConfig& config)
@@ -299,13 +294,13 @@ private slots:
         QCOMPARE(c.requests, std::uint64_t(10));
         QCOMPARE(c.tests.size(), std::size_t(1));
         QCOMPARE(q(c.tests[0].name), QString("hmget h1 k1"));
-        QCOMPARE(qList(c.tests[0].args), QStringList({"hmget", "h1", "k1"}));
+        QCOMPARE(toQStringList(c.tests[0].args), QStringList({"hmget", "h1", "k1"}));
         QCOMPARE(q(c.tests[0].commandStatName), QString("hmget"));
         QCOMPARE(c.tests[0].keysPerRequest, 1u);
 
         // Everything after the first non-option argument belongs to the command.
         const auto d = parse({"-q", "set", "-k", "-c", "--csv"});
-        QCOMPARE(qList(d.config.tests[0].args), QStringList({"set", "-k", "-c", "--csv"}));
+        QCOMPARE(toQStringList(d.config.tests[0].args), QStringList({"set", "-k", "-c", "--csv"}));
         QCOMPARE(d.style, ReportStyle::Quiet);
         QVERIFY(d.config.keepAlive);
         QCOMPARE(d.config.connections, 50);
@@ -332,7 +327,7 @@ private slots:
         const auto c = parse({"-x", "set", "k"}, fakeStdin).config;
         QCOMPARE(calls, 1);
         QCOMPARE(c.tests.size(), std::size_t(1));
-        QCOMPARE(qList(c.tests[0].args), QStringList({"set", "k", "value\nfrom stdin"}));
+        QCOMPARE(toQStringList(c.tests[0].args), QStringList({"set", "k", "value\nfrom stdin"}));
         QCOMPARE(q(c.tests[0].name), QString("set k"));   // like redis-benchmark: stdin not in the name
         QCOMPARE(q(c.tests[0].commandStatName), QString("set"));
 

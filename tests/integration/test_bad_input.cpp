@@ -27,14 +27,8 @@ using tacho::test::runCli;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2, crashed %3\n--- stdout ---\n%4\n--- stderr ---\n%5")
-        .arg(r.exitCode)
-        .arg(r.timedOut)
-        .arg(r.crashed)
-        .arg(QString::fromUtf8(r.out.left(3000)), QString::fromUtf8(r.err.left(3000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 // Every file under `root` with its size and modification time, to prove that
 // nothing else was created, changed or removed.

@@ -34,13 +34,8 @@ using tacho::test::runCli;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode)
-        .arg(r.timedOut)
-        .arg(QString::fromUtf8(r.out.left(8000)), QString::fromUtf8(r.err.left(4000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 QJsonObject readJson(const QString& path)
 {
@@ -101,7 +96,12 @@ private:
 
     // The best step meets the objective and the next one does not, from the
     // run file's tests; returns the capacity section.
-    QJsonObject checkKnee(const QString& jsonPath, const QString& statistic, double limitMs)
+    // What the search recorded, whatever the machine's speed (issue 18): the server's
+    // latency is real, and a loaded machine only adds to it, so either a knee between a
+    // step that met and one above it that did not, or — on a machine too busy even for the
+    // first setting — that first step alone, not met, with the advice to start lower. Sets
+    // *kneeFound to say which; fails the test (empty result) on anything else.
+    QJsonObject checkKnee(const QString& jsonPath, const QString& statistic, double limitMs, bool* kneeFound)
     {
         const QJsonObject run = readJson(jsonPath);
         const QJsonObject capacity = run["capacity"].toObject();
@@ -113,6 +113,17 @@ private:
         }
         const auto step = [&](int number) { return steps[number - 1].toObject(); };
         const QString stop = capacity["stopReason"].toString();
+        *kneeFound = stop != "not-met-at-start";
+        if (!*kneeFound) {
+            QString why;
+            if (steps.size() != 1 || step(1)["verdict"].toString() == "met"
+                || testMeets(tests[step(1)["test"].toInt()].toObject(), statistic, limitMs, &why)
+                || !capacity["summary"].toString().contains("start lower"))
+                QTest::qFail(qPrintable("not met at the start, but: " + why + " " + capacity["summary"].toString()), __FILE__, __LINE__);
+            qInfo("the machine is too busy for the first step (%s): the knee itself is test_capacity_search's",
+                  qPrintable(why));
+            return capacity;
+        }
         if (stop != "knee-found" && stop != "step-limit") {
             QTest::qFail(qPrintable("no knee: " + stop + ": " + capacity["summary"].toString()), __FILE__, __LINE__);
             return {};
@@ -176,21 +187,24 @@ private slots:
         const QString out = QString::fromUtf8(r.out);
         QVERIFY2(out.contains("Capacity search over rate: rate 100/s to rate 3,200/s, objective p50 <= 10 ms"),
                  qPrintable(out));
-        QVERIFY2(out.contains("max throughput meeting p50 <= 10 ms:"), qPrintable(out));
-        QVERIFY2(out.contains("ops/s per $/h"), qPrintable(out));
-        QVERIFY2(out.contains("Curve by rate:"), qPrintable(out));
 
-        const QJsonObject capacity = checkKnee(json, "p50", 10);
+        bool knee = false;
+        const QJsonObject capacity = checkKnee(json, "p50", 10, &knee);
         QVERIFY(!capacity.isEmpty());
         const QJsonArray steps = capacity["steps"].toArray();
-        // The geometric climb first.
         QCOMPARE(steps[0].toObject()["setting"].toDouble(), 100.0);
-        QCOMPARE(steps[1].toObject()["setting"].toDouble(), 200.0);
-        // One serial server at 1 ms per request cannot sustain 1600/s.
-        const double best = steps[capacity["bestStep"].toInt() - 1].toObject()["setting"].toDouble();
-        QVERIFY2(best < 1600, qPrintable(capacity["summary"].toString()));
+        if (knee) {
+            QVERIFY2(out.contains("max throughput meeting p50 <= 10 ms:"), qPrintable(out));
+            QVERIFY2(out.contains("ops/s per $/h"), qPrintable(out));
+            QVERIFY2(out.contains("Curve by rate:"), qPrintable(out));
+            // The geometric climb first.
+            QCOMPARE(steps[1].toObject()["setting"].toDouble(), 200.0);
+            // One serial server at 1 ms per request cannot sustain 1600/s.
+            const double best = steps[capacity["bestStep"].toInt() - 1].toObject()["setting"].toDouble();
+            QVERIFY2(best < 1600, qPrintable(capacity["summary"].toString()));
+            QVERIFY(std::abs(capacity["throughputPerDollarHour"].toDouble() - capacity["maxThroughput"].toDouble() / 0.25) < 1e-6);
+        }
         QCOMPARE(capacity["pricePerHour"].toDouble(), 0.25);
-        QVERIFY(std::abs(capacity["throughputPerDollarHour"].toDouble() - capacity["maxThroughput"].toDouble() / 0.25) < 1e-6);
         QCOMPARE(capacity["objective"].toObject()["limitMs"].toDouble(), 10.0);
         QCOMPARE(capacity["dimension"].toString(), QStringLiteral("rate"));
         // Every run of every step is a test in the run file, open loop at its rate.
@@ -227,21 +241,16 @@ private slots:
                              90000);
         QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
         const QJsonObject run = readJson(json);
-        const QJsonObject capacity = run["capacity"].toObject();
-        QCOMPARE(capacity["stopReason"].toString(), QStringLiteral("knee-found"));
+        bool knee = false;
+        const QJsonObject capacity = checkKnee(json, "avg", 6, &knee);
+        QVERIFY(!capacity.isEmpty());
         const QJsonArray steps = capacity["steps"].toArray();
-        const QJsonObject best = steps[capacity["bestStep"].toInt() - 1].toObject();
-        const QJsonObject next = steps[capacity["nextFailingStep"].toInt() - 1].toObject();
-        // From the tests: the best step's average latency is within 6 ms, the next one's is not.
         const QJsonArray tests = run["tests"].toArray();
-        QString why;
-        QVERIFY2(testMeets(tests[best["test"].toInt()].toObject(), "avg", 6, &why), qPrintable(why));
-        QVERIFY2(!testMeets(tests[next["test"].toInt()].toObject(), "avg", 6, &why), qPrintable(why));
-        QVERIFY(best["setting"].toDouble() < next["setting"].toDouble());
         // Whole connections, and the bisection ends at adjacent counts.
         for (const QJsonValue& s : steps)
             QCOMPARE(s.toObject()["setting"].toDouble(), std::floor(s.toObject()["setting"].toDouble()));
-        QVERIFY(next["setting"].toDouble() <= 32);   // 32 connections wait ~32 ms
+        if (knee)   // 32 connections wait at least 32 ms, however fast the machine
+            QVERIFY(steps[capacity["nextFailingStep"].toInt() - 1].toObject()["setting"].toDouble() <= 32);
         // Each step ran with its connection count.
         for (const QJsonValue& s : steps) {
             const QJsonObject test = tests[s.toObject()["test"].toInt()].toObject();

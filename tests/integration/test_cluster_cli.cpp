@@ -25,11 +25,8 @@ using tacho::test::runCli;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1\n--- stdout ---\n%2\n--- stderr ---\n%3")
-        .arg(r.exitCode).arg(QString::fromUtf8(r.out.left(3000)), QString::fromUtf8(r.err.left(3000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 QJsonObject firstTest(const QString& path)
 {

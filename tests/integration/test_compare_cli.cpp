@@ -28,13 +28,8 @@ using tacho::test::runCli;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode)
-        .arg(r.timedOut)
-        .arg(QString::fromUtf8(r.out.left(6000)), QString::fromUtf8(r.err.left(3000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 tacho::engine::LoadedRun readRun(const QString& path)
 {

@@ -9,6 +9,7 @@
 #include "support/redis_server.h"
 #if __has_include("support/tls_certificates.h")
 #include "support/tls_certificates.h"
+#include "support/run_config_for.h"
 #define TACHO_TEST_TLS 1
 #endif
 
@@ -17,16 +18,9 @@ using tacho::engine::RunConfig;
 using tacho::engine::checkConnection;
 using tacho::test::RedisServer;
 
-namespace {
+using tacho::test::runConfigFor;
 
-RunConfig configFor(const RedisServer& server)
-{
-    RunConfig config;
-    config.endpoint.host = server.host().toStdString();
-    config.endpoint.port = server.port();
-    config.connectTimeoutMs = 3000;
-    return config;
-}
+namespace {
 
 QString describe(const ConnectionReport& report)
 {
@@ -58,7 +52,7 @@ private slots:
 
     void standaloneServer()
     {
-        const ConnectionReport report = checkConnection(configFor(*m_server));
+        const ConnectionReport report = checkConnection(runConfigFor(*m_server, 3000));
         QVERIFY2(report.ok, qPrintable(describe(report)));
         const auto info = m_server->info("server");
         QCOMPARE(QString::fromStdString(report.version), info.value("redis_version"));
@@ -93,7 +87,7 @@ private slots:
         RedisServer replica(options);
         QString error;
         QVERIFY2(replica.start(&error), qPrintable(error));
-        const ConnectionReport report = checkConnection(configFor(replica));
+        const ConnectionReport report = checkConnection(runConfigFor(replica, 3000));
         QVERIFY2(report.ok, qPrintable(describe(report)));
         QCOMPARE(report.role, std::string("replica"));
         QCOMPARE(report.mode, std::string("standalone"));
@@ -110,14 +104,14 @@ private slots:
         QString error;
         QVERIFY2(node.start(&error), qPrintable(error));
 
-        ConnectionReport report = checkConnection(configFor(node));
+        ConnectionReport report = checkConnection(runConfigFor(node, 3000));
         QVERIFY2(report.ok, qPrintable(describe(report)));
         QCOMPARE(report.mode, std::string("cluster"));
         QCOMPARE(report.clusterNodes, 1);
         QCOMPARE(report.clusterPrimaries, 0);
 
         QVERIFY(!node.command({ "CLUSTER", "ADDSLOTSRANGE", "0", "16383" }).isError());
-        report = checkConnection(configFor(node));
+        report = checkConnection(runConfigFor(node, 3000));
         QVERIFY2(report.ok, qPrintable(describe(report)));
         QCOMPARE(report.clusterNodes, 1);
         QCOMPARE(report.clusterPrimaries, 1);
@@ -130,7 +124,7 @@ private slots:
         RedisServer server(options);
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
-        RunConfig config = configFor(server);
+        RunConfig config = runConfigFor(server, 3000);
 
         ConnectionReport report = checkConnection(config);
         QVERIFY(!report.ok);
@@ -161,7 +155,7 @@ private slots:
     void infoRefusedByAcl()
     {
         QVERIFY(!m_server->command({ "ACL", "SETUSER", "pinger", "on", ">pw", "+ping", "+hello", "+auth" }).isError());
-        RunConfig config = configFor(*m_server);
+        RunConfig config = runConfigFor(*m_server, 3000);
         config.user = "pinger";
         config.password = "pw";
         const ConnectionReport report = checkConnection(config);
@@ -206,7 +200,7 @@ private slots:
         RedisServer server(options);
         QVERIFY2(server.start(&error), qPrintable(error));
 
-        RunConfig config = configFor(server);
+        RunConfig config = runConfigFor(server, 3000);
         config.endpoint.port = server.tlsPort();
         config.endpoint.tls = true;
         config.endpoint.tlsSettings.caCert = certificates.caCert().toStdString();

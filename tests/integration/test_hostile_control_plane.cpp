@@ -12,10 +12,13 @@
 #include "support/cli_runner.h"
 #include "support/sanitized_build.h"
 #include "support/scripted_server.h"
+#include "support/run_config_for.h"
 
 using tacho::test::Conversation;
 using tacho::test::ScriptedServer;
 using namespace tacho::engine;
+
+using tacho::test::runConfigFor;
 
 namespace {
 
@@ -123,15 +126,6 @@ ScriptedServer::Script hostileScript(const std::string& target, const Hostile& h
     };
 }
 
-RunConfig configFor(const ScriptedServer& server, int timeoutMs)
-{
-    RunConfig config;
-    config.endpoint.host = server.host().toStdString();
-    config.endpoint.port = server.port();
-    config.connectTimeoutMs = timeoutMs;
-    return config;
-}
-
 std::string nested(std::size_t depth)
 {
     std::string wire;
@@ -179,7 +173,7 @@ private slots:
         std::string message;
         // The time bound ends the trickle; a generous one lets the endless
         // replies meet their size bounds even on a loaded machine.
-        QVERIFY2(client.open(configFor(server, reply.trickle ? 1000 : 60000), &message), message.c_str());
+        QVERIFY2(client.open(runConfigFor(server, reply.trickle ? 1000 : 60000), &message), message.c_str());
         const auto value = client.command(cmd.args, &message);
         QVERIFY2(!value, "a hostile reply was taken as a reply");
         QVERIFY2(message.find(expectedFor(reply, limits)) != std::string::npos, message.c_str());
@@ -253,7 +247,7 @@ private slots:
         QVERIFY2(server.start(&error), qPrintable(error));
         SyncClient client;
         std::string message;
-        QVERIFY2(client.open(configFor(server, 5000), &message), message.c_str());
+        QVERIFY2(client.open(runConfigFor(server, 5000), &message), message.c_str());
         const auto value = client.command({ "PING" }, &message);
         QVERIFY2(value.has_value(), message.c_str());
         QCOMPARE(value->type, ReplyType::Array);

@@ -2,9 +2,12 @@
 // (into a pipe and on a terminal), history windows, the sample count the
 // server saw, Ctrl+C, and the exit status of every failure. Issue #5
 // ("Latency monitor").
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QtTest>
+
+#include <atomic>
 
 #include <cerrno>
 #include <chrono>
@@ -45,11 +48,8 @@ QStringList target(const RedisServer& server)
     return { "latency", "-h", server.host(), "-p", QString::number(server.port()) };
 }
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode).arg(r.timedOut).arg(QString::fromUtf8(r.out.left(4000)), QString::fromUtf8(r.err.left(4000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 QStringList lines(const QByteArray& out)
 {
@@ -145,17 +145,29 @@ private slots:
         options.history = true;
         options.windowSeconds = 0.1;
         LatencyMonitor monitor(config, options);
-        std::vector<LatencySample> samples;
+        std::vector<LatencySample> samples;   // filled by the runner thread
+        std::atomic<int> windowsClosed { 0 };
+        std::atomic<std::size_t> sampled { 0 };
         LatencyMonitorResult result;
-        std::thread runner([&] { result = monitor.run([&](const LatencySample& s) { samples.push_back(s); }); });
-        std::this_thread::sleep_for(std::chrono::milliseconds(450));
-        const auto stopAt = std::chrono::steady_clock::now();
+        std::thread runner([&] {
+            result = monitor.run([&](const LatencySample& s) {
+                samples.push_back(s);
+                windowsClosed += s.windowClosed ? 1 : 0;
+                sampled = samples.size();
+            });
+        });
+        // Stop once three windows have closed and six samples came (at most 20 s: a hang guard), not after a
+        // guessed time. A stop lets at most the PING in flight be answered.
+        QDeadlineTimer deadline(20000);
+        while ((windowsClosed < 3 || sampled < 6) && !deadline.hasExpired())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        const std::size_t seenAtStop = sampled;
         monitor.requestStop();
         runner.join();
-        const auto stopTook = std::chrono::steady_clock::now() - stopAt;
 
         QCOMPARE(result.status, LatencyMonitorStatus::Stopped);
-        QVERIFY2(stopTook < std::chrono::milliseconds(200), "stop took longer than one PING and a pause");
+        QVERIFY2(windowsClosed >= 3, qPrintable(QString::number(windowsClosed)));
+        QVERIFY2(samples.size() <= seenAtStop + 1, qPrintable(QString("%1 samples at the stop, %2 in all").arg(seenAtStop).arg(samples.size())));
         QVERIFY(samples.size() > 5);
         QCOMPARE(result.totalSamples, std::uint64_t(samples.size()));
         QCOMPARE(m_server->commandStatsCalls().value("ping"), quint64(samples.size()));
@@ -197,9 +209,11 @@ private slots:
         const auto start = std::chrono::steady_clock::now();
         const LatencyMonitorResult done = monitor.run({});
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // Ended by itself (nobody asked it to stop), and not before its duration: a lower
+        // bound, which a loaded machine cannot break.
         QCOMPARE(done.status, LatencyMonitorStatus::Completed);
         QVERIFY(done.totalSamples > 0 && done.openWindow.samples == done.totalSamples);
-        QVERIFY2(took >= 0.2 && took < 1.0, qPrintable(QString::number(took)));
+        QVERIFY2(took >= 0.2, qPrintable(QString::number(took)));
 
         config.endpoint.port = tacho::test::pickFreeLoopbackPort();
         LatencyMonitor refused(config, options);

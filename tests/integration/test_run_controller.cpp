@@ -8,7 +8,7 @@
 #include "engine/run/run_controller.h"
 #include "engine/workload/benchmark_suite.h"
 #include "support/redis_server.h"
-#include "support/sanitized_build.h"
+#include "support/run_config_for.h"
 
 using namespace tacho::engine;
 using tacho::test::RedisServer;
@@ -17,9 +17,7 @@ namespace {
 
 RunConfig configFor(const RedisServer& server, const std::string& test)
 {
-    RunConfig config;
-    config.endpoint.host = "127.0.0.1";
-    config.endpoint.port = server.port();
+    RunConfig config = tacho::test::runConfigFor(server);
     config.tests = redisBenchmarkSuite(test, 3, 0);
     return config;
 }
@@ -48,10 +46,7 @@ private slots:
         config.requests = 0;
         config.durationSeconds = 1.5;
         config.reconnectOnError = true;
-        std::thread killer([this] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(600));
-            m_server.command({ "CLIENT", "KILL", "TYPE", "normal" });
-        });
+        std::thread killer([this] { killOnceTrafficFlows("incr"); });
         const RunResult result = RunController(config).run();
         killer.join();
         QCOMPARE(result.status, RunStatus::Completed);
@@ -70,10 +65,7 @@ private slots:
         config.connections = 4;
         config.requests = 0;
         config.durationSeconds = 3;
-        std::thread killer([this] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(400));
-            m_server.command({ "CLIENT", "KILL", "TYPE", "normal" });
-        });
+        std::thread killer([this] { killOnceTrafficFlows("incr"); });
         const RunResult result = RunController(config).run();
         killer.join();
         QCOMPARE(result.status, RunStatus::Failed);
@@ -130,8 +122,13 @@ private slots:
         QCOMPARE(m_server.commandStatsCalls().value("get"), test.requests);
     }
 
-    // Open loop well below capacity: the achieved rate is the target.
-    void openLoopHoldsTheTargetRate()
+    // Open loop: no request is sent before it is due, so the answered
+    // requests never run ahead of the schedule (5000/s by each interval's
+    // end, plus one per connection and 10 ms for the clock readings between
+    // the schedule and the intervals), however fast or slow the machine; every
+    // request has its uncorrected latency too. How close the achieved rate
+    // comes to the target is speed: bench/micro measures it (issue 18).
+    void openLoopNeverRunsAheadOfTheSchedule()
     {
         RunConfig config = configFor(m_server, "set");
         config.connections = 10;
@@ -142,10 +139,18 @@ private slots:
         QCOMPARE(result.status, RunStatus::Completed);
         const TestResult& test = result.tests.at(0);
         QCOMPARE(test.targetRate, 5000.0);
-        const double achieved = test.requests / 2.0;
-        if (!tacho::test::kSanitizedBuild)
-            QVERIFY2(std::abs(achieved - 5000) / 5000 < 0.02, qPrintable(QString::number(achieved)));
-        QVERIFY(test.uncorrectedLatency.count() == test.requests);
+        QVERIFY(test.requests > 0);
+        std::uint64_t answered = 0;
+        for (const IntervalPoint& point : test.intervals) {
+            answered += point.requests;
+            const double allowed = 5000.0 * (point.endSeconds + 0.01) + config.connections;
+            QVERIFY2(double(answered) <= allowed,
+                     qPrintable(QString("%1 answered by %2 s").arg(answered).arg(point.endSeconds)));
+        }
+        QCOMPARE(answered, test.requests);
+        QVERIFY(double(test.requests) <= 5000.0 * (config.durationSeconds + 0.01) + config.connections);
+        QCOMPARE(test.uncorrectedLatency.count(), test.requests);
+        QCOMPARE(m_server.commandStatsCalls().value("set"), test.requests);
     }
 
     // Every measured snapshot carries the test's spectrum so far (what the
@@ -194,6 +199,14 @@ private slots:
     }
 
 private:
+    // CLIENT KILL TYPE normal once the server has run a `command` of the run
+    // (polled at most 20 s: a hang guard), not after a guessed time.
+    void killOnceTrafficFlows(const QString& command)
+    {
+        if (m_server.waitForCalls(command, 1, 20000))
+            m_server.command({ "CLIENT", "KILL", "TYPE", "normal" });
+    }
+
     RedisServer m_server;
 };
 

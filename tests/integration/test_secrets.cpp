@@ -32,13 +32,8 @@ const QByteArray kPassword = "Tacho-Pw-7c1f3e";          // requirepass (the def
 const QByteArray kAclPassword = "Acl-Pw-4d9b2a";         // user "bench"
 const QByteArray kWrongPassword = "Wrong-Pw-19e8d0";     // a secret too, even when wrong
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1, timedOut %2\n--- stdout ---\n%3\n--- stderr ---\n%4")
-        .arg(r.exitCode)
-        .arg(r.timedOut)
-        .arg(QString::fromUtf8(r.out.left(3000)), QString::fromUtf8(r.err.left(3000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 // Which secret `bytes` contains, or an empty array.
 QByteArray leakedSecret(const QByteArray& bytes)

@@ -11,6 +11,7 @@
 #include "engine/workload/benchmark_suite.h"
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
+#include "support/run_config_for.h"
 #include "support/run_file_json.h"
 
 using namespace tacho::engine;
@@ -39,9 +40,7 @@ private slots:
     // exactly 7 benchmark connections.
     void connectionsOpenStepByStep()
     {
-        RunConfig config;
-        config.endpoint.host = "127.0.0.1";
-        config.endpoint.port = m_server.port();
+        RunConfig config = tacho::test::runConfigFor(m_server);
         config.tests = redisBenchmarkSuite("set", 3, 0);
         config.connections = 7;
         config.threads = 2;
@@ -65,7 +64,7 @@ private slots:
             serverClients.push_back(connected - 2);
         });
         const RunResult result = controller.run();
-        QCOMPARE(result.status, RunStatus::Completed);
+        QVERIFY2(result.status == RunStatus::Completed, result.failure.c_str());
         const TestResult& test = result.tests.at(0);
 
         std::vector<std::uint64_t> recorded;

@@ -13,6 +13,7 @@
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
 #include "support/run_file_json.h"
+#include "support/run_config_for.h"
 
 using namespace tacho::engine;
 using tacho::test::CliResult;
@@ -21,16 +22,9 @@ using tacho::test::readRunFileJson;
 using tacho::test::RedisServer;
 using tacho::test::runCli;
 
-namespace {
+using tacho::test::runConfigFor;
 
-RunConfig configFor(const RedisServer& server)
-{
-    RunConfig config;
-    config.endpoint.host = server.host().toStdString();
-    config.endpoint.port = server.port();
-    config.connectTimeoutMs = 5000;
-    return config;
-}
+namespace {
 
 // The run file's environment.capabilities as probe → {verdict, reply}.
 QMap<QString, QPair<QString, QString>> capabilitiesIn(const QString& runFile)
@@ -74,7 +68,7 @@ private slots:
     {
         SyncClient client;
         std::string error;
-        const RunConfig config = configFor(m_server);
+        const RunConfig config = runConfigFor(m_server);
         QVERIFY2(client.open(config, &error), error.c_str());
         Environment environment;
         QVERIFY2(probeTarget(client, config, environment, &error), error.c_str());
@@ -155,7 +149,7 @@ private slots:
     // "Test connection" with that user: ok, with notes naming what is refused.
     void aclUserConnectionCheck()
     {
-        RunConfig config = configFor(m_server);
+        RunConfig config = runConfigFor(m_server);
         config.user = kManagedUser;
         config.password = kManagedPassword;
         const ConnectionReport report = checkConnection(config);

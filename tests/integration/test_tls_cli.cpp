@@ -14,11 +14,8 @@ using tacho::test::TlsCertificates;
 
 namespace {
 
-QString describe(const CliResult& r)
-{
-    return QStringLiteral("exit %1\n--- stdout ---\n%2\n--- stderr ---\n%3")
-        .arg(r.exitCode).arg(QString::fromUtf8(r.out.left(3000)), QString::fromUtf8(r.err.left(3000)));
-}
+// For failure messages.
+QString describe(const CliResult& r) { return tacho::test::describeCliResult(r); }
 
 } // namespace
 
@@ -75,13 +72,12 @@ private slots:
 
     void wrongCaFailsSpecifically()
     {
-        QElapsedTimer timer;
-        timer.start();
         CliResult r = runCli({ "redis-benchmark", "-p", QString::number(m_server->tlsPort()), "--tls", "--cacert",
                                m_certificates.otherCaCert(), "-t", "set", "-n", "100", "-q" }, 20000);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("certificate verify failed") && r.err.contains("unknown CA"), qPrintable(describe(r)));
-        QVERIFY2(timer.elapsed() < 5000, "a verification failure must not wait for a timeout");
+        // Ended by the verification, not by a timeout (said in the message, not timed).
+        QVERIFY2(!r.err.contains("timed out") && !r.err.contains("within"), qPrintable(describe(r)));
         QCOMPARE(m_server->commandStatsCalls().value("set"), 0u);
     }
 

@@ -1,15 +1,14 @@
 #include "support/nutcracker_proxy.h"
 
-#include <QDeadlineTimer>
+#include "support/child_process.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QThread>
 
 #include <csignal>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace tacho::test {
@@ -120,39 +119,18 @@ bool NutcrackerProxy::startProxy(QString* error, bool* portTaken)
         QStringLiteral("-s"), QString::number(statsPort),
         QStringLiteral("-a"), host(),
     };
-    m_process = std::make_unique<QProcess>();
-    m_process->setProgram(findNutcracker());
-    m_process->setArguments(args);
-    m_process->setWorkingDirectory(dir);
-    m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setStandardOutputFile(dir + QStringLiteral("/stdout.log"));
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
-    const pid_t parent = ::getpid();
-    m_process->setChildProcessModifier([parent] {
-        // In the child, before exec: die with the test process, however it ends.
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != parent)
-            ::_exit(127);
-    });
-    m_process->start();
-    if (!m_process->waitForStarted(kStartTimeoutMs)) {
-        *error = QStringLiteral("cannot start nutcracker: %1").arg(m_process->errorString());
-        m_process.reset();
+    m_process = startChildProcess(findNutcracker(), args, dir, dir + QStringLiteral("/stdout.log"), kStartTimeoutMs, error);
+    if (!m_process)
         return false;
-    }
     m_port = port;
     m_pid = m_process->processId();
 
     // The proxy answers PING itself; any answer means it listens.
-    QDeadlineTimer deadline(kStartTimeoutMs);
-    while (!deadline.hasExpired()) {
-        if (m_process->state() != QProcess::Running || m_process->waitForFinished(0))
-            break;
-        const RedisReply reply = command({QStringLiteral("PING")});
-        if (reply.type == RedisReply::Type::Status && reply.text == "PONG")
-            return true;
-        QThread::msleep(50);
-    }
+    if (waitUntilServing(*m_process, kStartTimeoutMs, [&] {
+            const RedisReply reply = command({QStringLiteral("PING")});
+            return reply.type == RedisReply::Type::Status && reply.text == "PONG";
+        }))
+        return true;
 
     const QByteArray proxyLog = log();
     const bool exited = m_process->state() != QProcess::Running;
@@ -176,15 +154,7 @@ bool NutcrackerProxy::startProxy(QString* error, bool* portTaken)
 void NutcrackerProxy::stop()
 {
     if (m_process) {
-        if (m_process->state() != QProcess::NotRunning) {
-            m_process->terminate();   // SIGTERM to m_pid
-            if (!m_process->waitForFinished(kStopTimeoutMs)) {
-                qWarning("NutcrackerProxy: nutcracker %lld ignored SIGTERM for %d ms; sending SIGKILL",
-                         static_cast<long long>(m_pid), kStopTimeoutMs);
-                m_process->kill();    // SIGKILL to m_pid
-                m_process->waitForFinished(kStopTimeoutMs);
-            }
-        }
+        stopChildProcess(*m_process, "NutcrackerProxy: nutcracker", kStopTimeoutMs);
         m_process.reset();
     }
     for (auto& backend : m_backends)

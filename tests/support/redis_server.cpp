@@ -1,7 +1,9 @@
 #include "support/redis_server.h"
 
-#include <QDeadlineTimer>
+#include "support/child_process.h"
+
 #include <QDebug>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -14,7 +16,6 @@
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -183,6 +184,10 @@ bool RedisServer::start(QString* error)
         *error = QStringLiteral("cannot create a temporary directory: %1").arg(m_dir->errorString());
         return false;
     }
+    if (m_options.port != 0) {   // that port or nothing: no retry elsewhere
+        bool portTaken = false;
+        return startOnce(m_options.port, error, &portTaken);
+    }
     for (int attempt = 1; attempt <= kStartAttempts; ++attempt) {
         const quint16 port = pickFreeLoopbackPort(m_options.maxPort);
         quint16 tlsPort = 0;
@@ -237,38 +242,21 @@ bool RedisServer::startOnce(quint16 port, QString* error, bool* portTaken)
     }
     args << m_options.extraArgs;
 
-    m_process = std::make_unique<QProcess>();
-    m_process->setProgram(QStandardPaths::findExecutable(QStringLiteral("redis-server")));
-    m_process->setArguments(args);
-    m_process->setWorkingDirectory(dir);
-    m_process->setStandardInputFile(QProcess::nullDevice());
-    m_process->setStandardOutputFile(logPath);
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
-    const pid_t parent = ::getpid();
-    m_process->setChildProcessModifier([parent] {
-        // In the child, before exec: die with the test process, however it ends.
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != parent)
-            ::_exit(127);
-    });
-    m_process->start();
-    if (!m_process->waitForStarted(kStartTimeoutMs)) {
-        *error = QStringLiteral("cannot start redis-server: %1").arg(m_process->errorString());
-        m_process.reset();
+    m_process = startChildProcess(QStandardPaths::findExecutable(QStringLiteral("redis-server")), args, dir, logPath,
+                                  kStartTimeoutMs, error);
+    if (!m_process)
         return false;
-    }
     m_port = port;
     m_pid = m_process->processId();
 
-    QDeadlineTimer deadline(kStartTimeoutMs);
-    while (!deadline.hasExpired()) {
-        if (m_process->state() != QProcess::Running || m_process->waitForFinished(0))
-            break;
+    const bool serving = waitUntilServing(*m_process, kStartTimeoutMs, [&] {
         redisContext* context = redisConnectWithTimeout("127.0.0.1", port, toTimeval(200));
-        if (context && !context->err) {
+        if (!context)
+            return false;
+        bool answered = false;
+        if (!context->err) {
             redisSetTimeout(context, toTimeval(1000));
             // Any reply means it is serving (NOAUTH included); PING with credentials if set.
-            RedisReply reply;
             if (!m_password.isEmpty()) {
                 QList<QByteArray> auth{"AUTH"};
                 if (!m_user.isEmpty())
@@ -276,15 +264,14 @@ bool RedisServer::startOnce(quint16 port, QString* error, bool* portTaken)
                 auth.append(m_password.toUtf8());
                 send(context, auth);
             }
-            reply = send(context, {"PING"});
-            redisFree(context);
-            if (reply.type != RedisReply::Type::NoReply && !reply.text.startsWith("LOADING"))
-                return true;
-        } else if (context) {
-            redisFree(context);
+            const RedisReply reply = send(context, {"PING"});
+            answered = reply.type != RedisReply::Type::NoReply && !reply.text.startsWith("LOADING");
         }
-        QThread::msleep(50);
-    }
+        redisFree(context);
+        return answered;
+    });
+    if (serving)
+        return true;
 
     const QByteArray serverLog = log();
     const bool exited = m_process->state() != QProcess::Running;
@@ -305,15 +292,7 @@ void RedisServer::stop()
 {
     if (!m_process)
         return;
-    if (m_process->state() != QProcess::NotRunning) {
-        m_process->terminate();   // SIGTERM to m_pid
-        if (!m_process->waitForFinished(kStopTimeoutMs)) {
-            qWarning("RedisServer: redis-server %lld ignored SIGTERM for %d ms; sending SIGKILL",
-                     static_cast<long long>(m_pid), kStopTimeoutMs);
-            m_process->kill();    // SIGKILL to m_pid
-            m_process->waitForFinished(kStopTimeoutMs);
-        }
-    }
+    stopChildProcess(*m_process, "RedisServer: redis-server", kStopTimeoutMs);
     m_process.reset();
 }
 
@@ -449,6 +428,18 @@ QMap<QString, QString> RedisServer::info(const QString& section) const
         out.insert(QString::fromUtf8(line.left(colon)), QString::fromUtf8(line.mid(colon + 1)));
     }
     return out;
+}
+
+bool RedisServer::waitForCalls(const QString& command, quint64 atLeast, int timeoutMs) const
+{
+    QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        if (commandStatsCalls().value(command) >= atLeast)
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(20);
+    }
 }
 
 QMap<QString, quint64> RedisServer::commandStatsCalls() const

@@ -88,6 +88,9 @@ public:
         quint16 maxPort = 65535;
         // Also listen with TLS on tlsPort().
         std::optional<TlsOptions> tls;
+        // Listen on this port (0: a free one): to start a server where a killed one was.
+        // Without TLS; no retry on another port when it is taken.
+        quint16 port = 0;
     };
 
     static constexpr long long kNoInteger = LLONG_MIN;   // commandInteger() without an integer
@@ -138,6 +141,9 @@ public:
     QMap<QString, QString> info(const QString& section = {}) const;
     // INFO commandstats: command name ("set", "config|get") → calls + rejected_calls.
     QMap<QString, quint64> commandStatsCalls() const;
+    // Polls INFO commandstats until `command` has run at least `atLeast` times (true), or
+    // timeoutMs pass (false): lets a test act once traffic flows, however slow the machine.
+    bool waitForCalls(const QString& command, quint64 atLeast, int timeoutMs) const;
     long long dbSize() const;
     void flushAll() const;
     void resetStats() const;   // CONFIG RESETSTAT

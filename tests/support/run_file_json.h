@@ -23,4 +23,19 @@ inline QJsonObject firstTestInRunFile(const QString& path)
     return readRunFileJson(path).value("tests").toArray().at(0).toObject();
 }
 
+// A whole-number field of a run-file object (0 when absent).
+inline qint64 integerOf(const QJsonObject& object, const char* key)
+{
+    return object.value(QLatin1String(key)).toInteger();
+}
+
+// The sum of one field over a test's "intervals".
+inline qint64 sumOfIntervals(const QJsonObject& test, const char* key)
+{
+    qint64 sum = 0;
+    for (const QJsonValue& v : test.value("intervals").toArray())
+        sum += v.toObject().value(QLatin1String(key)).toInteger();
+    return sum;
+}
+
 } // namespace tacho::test

@@ -18,15 +18,15 @@
 #include <optional>
 
 #include "support/redis_server.h"
-#include "ui/capacity_bridge.h"
-#include "ui/capacity_curve_widget.h"
-#include "ui/capacity_page.h"
-#include "ui/capacity_step_model.h"
-#include "ui/history_model.h"
-#include "ui/history_store.h"
-#include "ui/main_window.h"
-#include "ui/run_page.h"
-#include "ui/run_setup_widget.h"
+#include "ui/bridges/capacity_bridge.h"
+#include "ui/capacity/capacity_curve_widget.h"
+#include "ui/capacity/capacity_page.h"
+#include "ui/capacity/capacity_step_model.h"
+#include "ui/history/history_model.h"
+#include "ui/stores/history_store.h"
+#include "ui/window/main_window.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;
@@ -169,28 +169,34 @@ private Q_SLOTS:
         const RunRecord& run = **done;
         QCOMPARE(run.status, QStringLiteral("completed"));
 
-        // 1 connection ~5 ms, 2 ~10 ms meet avg <= 14.5 ms; 4 (>= 20 ms) and 3 (>= 15 ms) cannot
-        // (a loaded machine only adds latency: the margin is on the side that meets).
-        const auto record = CapacityRecord::fromJson(run.capacity);
+        // The server runs one 5 ms sleep at a time, so n connections wait at least n × 5 ms:
+        // 3 or more can never meet avg <= 14.5 ms. A loaded machine only adds latency, so
+        // which of 1 and 2 meet is not asserted; what is: the verdicts agree with the
+        // recorded figures, the knee lies at 3 at the latest.
+        const auto& record = run.capacity;
         QVERIFY(record.has_value());
         QString stepList;
         for (const CapacityStepRow& step : record->steps)
             stepList += QStringLiteral("\n  %1: %2 avg %3 ms, %4 ops/s %5").arg(step.setting).arg(step.verdict).arg(step.avgMs).arg(step.throughput).arg(step.reason);
+        // A machine too busy even for one connection: the first step alone, not met.
+        if (record->stopReason == QStringLiteral("not-met-at-start")) {
+            QVERIFY2(record->steps.size() == 1 && !record->steps.front().met(), qPrintable(stepList));
+            QCOMPARE(page->stepModel()->rowCount(), record->steps.size());
+            return;
+        }
         QCOMPARE(record->stopReason, QStringLiteral("knee-found"));
-        QCOMPARE(record->steps.size(), 4);
         double bestMet = 0;
         for (const CapacityStepRow& step : record->steps) {
-            QVERIFY2(step.met() == (step.setting <= 2), qPrintable(stepList));
             QVERIFY2(step.met() == (step.avgMs <= 14.5), qPrintable(stepList));
+            QVERIFY2(step.setting < 3 || !step.met(), qPrintable(stepList));
             if (step.met())
                 bestMet = std::max(bestMet, step.throughput);
         }
-        // The server runs one sleep at a time, so throughput hardly grows with
-        // connections: the best is whichever met step went fastest.
+        // Throughput hardly grows with connections: the best is whichever met step went fastest.
         const CapacityStepRow* best = record->step(record->bestStep);
         QVERIFY2(best && best->met() && best->throughput == bestMet, qPrintable(stepList));
         const CapacityStepRow* next = record->step(record->nextFailingStep);
-        QVERIFY2(next && !next->met() && next->setting == 3.0, qPrintable(stepList));
+        QVERIFY2(next && !next->met() && next->setting <= 3.0, qPrintable(stepList));
         QVERIFY(next->avgMs > 14.5);
         // ops/s per $/h at $0.50 an hour (the run file keeps 6 significant decimals).
         QVERIFY2(qAbs(record->throughputPerDollarHour - best->throughput / 0.5) <= 1e-6 * best->throughput,
@@ -234,7 +240,7 @@ private Q_SLOTS:
         window->capacityPage()->stopButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 10000);
         QCOMPARE((*done)->status, QStringLiteral("stopped"));
-        const auto record = CapacityRecord::fromJson((*done)->capacity);
+        const auto& record = (*done)->capacity;
         QVERIFY(record && record->steps.size() >= 1);
         QCOMPARE(record->stopReason, QStringLiteral("stopped"));
         QVERIFY(window->capacityPage()->stepModel()->rowCount() >= 1);

@@ -12,10 +12,10 @@
 
 #include "support/resp_wire.h"
 #include "support/scripted_server.h"
-#include "ui/main_window.h"
-#include "ui/remote_write_guard.h"
-#include "ui/run_page.h"
-#include "ui/run_setup_widget.h"
+#include "ui/window/main_window.h"
+#include "ui/targets/remote_write_guard.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

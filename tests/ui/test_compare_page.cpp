@@ -18,12 +18,12 @@
 #include "engine/report/peer_import.h"
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
-#include "ui/compare_page.h"
-#include "ui/comparison_table_model.h"
-#include "ui/history_model.h"
-#include "ui/history_page.h"
-#include "ui/main_window.h"
-#include "ui/run_meta.h"
+#include "ui/compare/compare_page.h"
+#include "ui/compare/comparison_table_model.h"
+#include "ui/history/history_model.h"
+#include "ui/history/history_page.h"
+#include "ui/window/main_window.h"
+#include "ui/model/run_meta.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

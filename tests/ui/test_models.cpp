@@ -3,11 +3,11 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
-#include "ui/history_model.h"
-#include "ui/number_format.h"
-#include "ui/profile_list_model.h"
-#include "ui/results_table_model.h"
-#include "ui/run_record.h"
+#include "ui/history/history_model.h"
+#include "ui/model/number_format.h"
+#include "ui/targets/profile_list_model.h"
+#include "ui/widgets/results_table_model.h"
+#include "ui/model/run_record.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

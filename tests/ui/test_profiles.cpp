@@ -10,10 +10,10 @@
 
 #include <optional>
 
-#include "ui/main_window.h"
-#include "ui/password_vault.h"
-#include "ui/profile_list_model.h"
-#include "ui/profile_store.h"
+#include "ui/window/main_window.h"
+#include "ui/stores/password_vault.h"
+#include "ui/targets/profile_list_model.h"
+#include "ui/stores/profile_store.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

@@ -4,8 +4,8 @@
 #include <QTest>
 
 #include "support/nutcracker_proxy.h"
-#include "ui/engine_bridge.h"
-#include "ui/profile_dialog.h"
+#include "ui/bridges/engine_bridge.h"
+#include "ui/targets/profile_dialog.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

@@ -19,14 +19,14 @@
 #include <optional>
 
 #include "support/redis_server.h"
-#include "ui/engine_bridge.h"
-#include "ui/main_window.h"
-#include "ui/preset_library.h"
-#include "ui/run_chart_widget.h"
-#include "ui/run_charts_widget.h"
-#include "ui/run_page.h"
-#include "ui/run_setup_widget.h"
-#include "ui/workload_settings.h"
+#include "ui/bridges/engine_bridge.h"
+#include "ui/window/main_window.h"
+#include "ui/stores/preset_library.h"
+#include "ui/widgets/run_chart_widget.h"
+#include "ui/widgets/run_charts_widget.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
+#include "ui/model/workload_settings.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "engine/report/run_file.h"
-#include "ui/results_page.h"
-#include "ui/run_record.h"
+#include "ui/results/results_page.h"
+#include "ui/model/run_record.h"
 #include "ui_test_support.h"
 
 using namespace tacho::ui;
@@ -91,12 +91,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("reason");
         QTest::newRow("empty") << QByteArray("  \n") << QStringLiteral("the file is empty");
         QTest::newRow("truncated") << QByteArray("{\"format\": \"tacho-run/1\", \"tests\": [") << QStringLiteral("not valid JSON");
-        QTest::newRow("array") << QByteArray("[]") << QStringLiteral("not a JSON object");
-        QTest::newRow("other format") << QByteArray("{\"format\": \"memtier/2\"}") << QStringLiteral("unsupported format \"memtier/2\"");
-        QTest::newRow("no tests") << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\"}") << QStringLiteral("\"tests\" is missing");
+        QTest::newRow("array") << QByteArray("[]") << QStringLiteral("not a Tacho run file: the document is a JSON array, not an object");
+        QTest::newRow("other format") << QByteArray("{\"format\": \"memtier/2\"}") << QStringLiteral("format: \"memtier/2\" is not a Tacho run file format");
+        QTest::newRow("no tests") << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\"}") << QStringLiteral("config: missing");
         QTest::newRow("bad histogram")
-            << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\", \"tests\": [{\"name\": \"SET\", \"histogram\": \"HISTFAAAnot-base64!\"}]}")
-            << QStringLiteral("cannot be decoded");
+            << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\", \"config\": {}, \"environment\": {}, "
+                          "\"tests\": [{\"name\": \"SET\", \"requests\": 0, \"errors\": 0, \"seconds\": 1, \"latencyMs\": {}, "
+                          "\"histogram\": \"HISTFAAAnot-base64!\"}]}")
+            << QStringLiteral("tests[0].histogram: not a readable HdrHistogram");
     }
 
     void unreadableFilesSayWhy()

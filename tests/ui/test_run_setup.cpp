@@ -8,11 +8,11 @@
 
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
-#include "ui/connection_profile.h"
-#include "ui/preset_library.h"
-#include "ui/run_setup_widget.h"
-#include "ui/shell_words.h"
-#include "ui/workload_settings.h"
+#include "ui/model/connection_profile.h"
+#include "ui/stores/preset_library.h"
+#include "ui/run/run_setup_widget.h"
+#include "ui/model/shell_words.h"
+#include "ui/model/workload_settings.h"
 
 using namespace tacho::ui;
 

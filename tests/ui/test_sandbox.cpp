@@ -6,7 +6,7 @@
 
 #include <csignal>
 
-#include "ui/sandbox_server.h"
+#include "ui/stores/sandbox_server.h"
 
 using namespace tacho::ui;
 

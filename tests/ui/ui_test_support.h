@@ -15,8 +15,8 @@
 
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
-#include "ui/app_context.h"
-#include "ui/main_window.h"
+#include "ui/window/app_context.h"
+#include "ui/window/main_window.h"
 
 namespace tacho::test {
 

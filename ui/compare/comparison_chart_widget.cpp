@@ -1,0 +1,169 @@
+#include "ui/compare/comparison_chart_widget.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegend>
+#include <QLineSeries>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/widgets/chart_image.h"
+#include "ui/widgets/command_colors.h"
+
+namespace tacho::ui {
+
+namespace {
+
+const std::vector<engine::ChartLine>& linesOf(ComparisonChartWidget::Kind kind, const engine::ComparisonCharts& charts)
+{
+    switch (kind) {
+    case ComparisonChartWidget::Kind::Throughput: return charts.throughput;
+    case ComparisonChartWidget::Kind::Latency: return charts.latency;
+    case ComparisonChartWidget::Kind::Spectrum: break;
+    }
+    return charts.spectrum;
+}
+
+QString titleOf(ComparisonChartWidget::Kind kind)
+{
+    switch (kind) {
+    case ComparisonChartWidget::Kind::Throughput: return QObject::tr("Throughput over time");
+    case ComparisonChartWidget::Kind::Latency: return QObject::tr("Latency over time (p99 solid, p50 dashed)");
+    case ComparisonChartWidget::Kind::Spectrum: break;
+    }
+    return QObject::tr("Latency by percentile");
+}
+
+// Every `step`-th point, and always the last: the engine's lines are a few
+// thousand points at most; this only bounds the drawing.
+QList<QPointF> bounded(const engine::ChartPoints& points, int limit)
+{
+    QList<QPointF> out;
+    const std::size_t step = points.size() > std::size_t(limit) ? (points.size() + std::size_t(limit) - 1) / std::size_t(limit) : 1;
+    for (std::size_t i = 0; i < points.size(); i += step)
+        out << QPointF(points[i].first, points[i].second);
+    if (!points.empty() && (points.size() - 1) % step != 0)
+        out << QPointF(points.back().first, points.back().second);
+    return out;
+}
+
+// Fills `chart` (empty) with the lines and axes of `kind`.
+void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::ComparisonCharts& charts)
+{
+    chart->setTitle(titleOf(kind));
+    QFont titleFont = chart->titleFont();
+    titleFont.setBold(true);
+    chart->setTitleFont(titleFont);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 2, 18, 2));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    const bool spectrum = kind == ComparisonChartWidget::Kind::Spectrum;
+    QAbstractAxis* x = nullptr;
+    double xMax = 0, yMax = 0;
+    const auto& lines = linesOf(kind, charts);
+    for (const engine::ChartLine& line : lines)
+        for (const auto& [px, py] : line.points) {
+            xMax = std::max(xMax, px);
+            if (std::isfinite(py))
+                yMax = std::max(yMax, py);
+        }
+    if (spectrum) {
+        auto* axis = new QCategoryAxis;
+        axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        const int decades = std::clamp(int(std::ceil(xMax - 1e-6)), 2, int(engine::kSpectrumMaxX));
+        const char* labels[] = { "0", "90", "99", "99.9", "99.99", "99.999" };
+        for (int d = 0; d <= decades; ++d)
+            axis->append(QString::fromLatin1(labels[d]), d);
+        axis->setRange(0, decades);
+        axis->setTitleText(QObject::tr("percentile (%)"));
+        x = axis;
+    } else {
+        auto* axis = new QValueAxis;
+        axis->setRange(0, xMax > 0 ? xMax : 1);
+        axis->applyNiceNumbers();
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setTitleText(QString::fromStdString(charts.timeAxis));
+        x = axis;
+    }
+    auto* y = new QValueAxis;
+    y->setRange(0, yMax > 0 ? yMax * 1.05 : 1);
+    y->applyNiceNumbers();
+    y->setLabelFormat(kind == ComparisonChartWidget::Kind::Throughput && yMax >= 10 ? QStringLiteral("%.0f") : QStringLiteral("%.4g"));
+    y->setTitleText(kind == ComparisonChartWidget::Kind::Throughput ? QString::fromStdString(charts.throughputUnit)
+                                                                    : QObject::tr("ms"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (const engine::ChartLine& line : lines) {
+        auto* series = new QLineSeries;
+        series->setName(QString::fromStdString(line.name));
+        QPen pen(CommandColors::forIndex(int(line.run)));
+        pen.setWidthF(1.6);
+        if (line.percentile == "p50")
+            pen.setStyle(Qt::DashLine);
+        series->setPen(pen);
+        series->replace(bounded(line.points, ComparisonChartWidget::kMaxPointsPerSeries));
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+}
+
+} // namespace
+
+ComparisonChartWidget::ComparisonChartWidget(Kind kind, QWidget* parent) : QChartView(parent), m_kind(kind)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 240);
+    setChart(new QChart);
+    fillChart(chart(), kind, {});
+    setAccessibleName(titleOf(kind));
+}
+
+QString ComparisonChartWidget::fileStem(Kind kind)
+{
+    switch (kind) {
+    case Kind::Throughput: return QStringLiteral("compare-throughput");
+    case Kind::Latency: return QStringLiteral("compare-latency");
+    case Kind::Spectrum: break;
+    }
+    return QStringLiteral("compare-spectrum");
+}
+
+void ComparisonChartWidget::setCharts(const engine::ComparisonCharts& charts)
+{
+    // A fresh chart each time: a comparison changes only when a person
+    // changes it, never at a rate.
+    auto* fresh = new QChart;
+    fillChart(fresh, m_kind, charts);
+    QChart* old = chart();
+    setChart(fresh);
+    delete old;
+}
+
+int ComparisonChartWidget::seriesCount() const { return int(chart()->series().size()); }
+
+int ComparisonChartWidget::pointCount() const
+{
+    int points = 0;
+    for (QAbstractSeries* s : chart()->series())
+        points += int(static_cast<QLineSeries*>(s)->count());
+    return points;
+}
+
+QImage ComparisonChartWidget::renderImage(Kind kind, const engine::ComparisonCharts& charts, QSize logicalSize,
+                                          qreal devicePixelRatio)
+{
+    auto* chart = new QChart;
+    QGraphicsScene scene;
+    scene.addItem(chart);   // the scene owns the chart
+    chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
+    fillChart(chart, kind, charts);
+    return ChartImage::draw(scene, chart, logicalSize, devicePixelRatio, Qt::white);
+}
+
+} // namespace tacho::ui

@@ -1,0 +1,77 @@
+#include "ui/model/run_meta.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+namespace tacho::ui {
+
+QJsonObject RunMeta::toJson() const
+{
+    return QJsonObject {
+        { QStringLiteral("format"), QStringLiteral("tacho-run-meta/1") },
+        { QStringLiteral("title"), title },
+        { QStringLiteral("profile"), profile },
+        { QStringLiteral("workload"), workload },
+        { QStringLiteral("commandLine"), commandLine },
+        { QStringLiteral("notes"), notes },
+    };
+}
+
+RunMeta RunMeta::fromJson(const QJsonObject& o)
+{
+    RunMeta meta;
+    meta.title = o.value(QStringLiteral("title")).toString();
+    meta.profile = o.value(QStringLiteral("profile")).toString();
+    meta.workload = o.value(QStringLiteral("workload")).toString();
+    meta.commandLine = o.value(QStringLiteral("commandLine")).toString();
+    meta.notes = o.value(QStringLiteral("notes")).toString();
+    return meta;
+}
+
+QString RunMeta::sidecarPath(const QString& runFilePath)
+{
+    QString base = runFilePath;
+    if (base.endsWith(QLatin1String(".json")))
+        base.chop(5);
+    return base + QStringLiteral(".meta.json");
+}
+
+RunMeta RunMeta::readFor(const QString& runFilePath, QString* error)
+{
+    QFile file(sidecarPath(runFilePath));
+    if (!file.exists())
+        return {};
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = file.errorString();
+        return {};
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (!doc.isObject()) {
+        if (error)
+            *error = QStringLiteral("notes file %1 is damaged: %2").arg(file.fileName(), parseError.errorString());
+        return {};
+    }
+    return fromJson(doc.object());
+}
+
+bool RunMeta::writeFor(const QString& runFilePath, const RunMeta& meta, QString* error)
+{
+    QSaveFile file(sidecarPath(runFilePath));
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
+        return false;
+    }
+    file.write(QJsonDocument(meta.toJson()).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace tacho::ui

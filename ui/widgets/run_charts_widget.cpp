@@ -1,0 +1,120 @@
+#include "ui/widgets/run_charts_widget.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tacho::ui {
+
+RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+
+    auto* options = new QHBoxLayout;
+    m_logScale = new QCheckBox(tr("&Logarithmic latency axis"), this);
+    m_logScale->setToolTip(tr("Show latency on a log scale, so that p50 and max fit on one chart"));
+    m_logScale->setAccessibleName(tr("Logarithmic latency axis"));
+    options->addStretch(1);
+    options->addWidget(m_logScale);
+    layout->addLayout(options);
+
+    auto* grid = new QGridLayout;
+    grid->setSpacing(4);
+    const std::array<ChartKind, 4> kinds { ChartKind::Throughput, ChartKind::Latency, ChartKind::Spectrum, ChartKind::Errors };
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        m_charts[i] = new RunChartWidget(kinds[i], this);
+        grid->addWidget(m_charts[i], static_cast<int>(i / 2), static_cast<int>(i % 2));
+    }
+    layout->addLayout(grid, 1);
+
+    connect(m_logScale, &QCheckBox::toggled, this, [this] {
+        applyOptions();
+        redrawAll();
+    });
+    connect(&m_timer, &QTimer::timeout, this, &RunChartsWidget::redrawNext);
+    applyOptions();
+}
+
+void RunChartsWidget::redrawNext()
+{
+    // Live: one chart per tick, in turn, so each is redrawn at most every
+    // kRefreshIntervalMs (the GUI shares the cores with the engine and the
+    // server). Frozen: the next chart still to draw, until none is left.
+    for (std::size_t tried = 0; tried < m_charts.size(); ++tried) {
+        const std::size_t i = m_next;
+        m_next = (m_next + 1) % m_charts.size();
+        if (m_dirty[i]) {
+            m_dirty[i] = false;
+            static const RunRecord empty;
+            m_charts[i]->refresh(m_run ? *m_run : empty);
+            ++m_refreshes;
+            break;
+        }
+        if (m_live)
+            return;   // its turn, and nothing new for it
+    }
+    if (!m_live && std::find(m_dirty.begin(), m_dirty.end(), true) == m_dirty.end())
+        m_timer.stop();
+}
+
+RunChartWidget* RunChartsWidget::chart(ChartKind kind) const
+{
+    for (RunChartWidget* c : m_charts)
+        if (c->kind() == kind)
+            return c;
+    return nullptr;
+}
+
+bool RunChartsWidget::logScale() const
+{
+    return m_logScale->isChecked();
+}
+
+void RunChartsWidget::setLogScale(bool on)
+{
+    m_logScale->setChecked(on);
+}
+
+void RunChartsWidget::applyOptions()
+{
+    for (RunChartWidget* c : m_charts) {
+        ChartOptions o = c->options();
+        o.logScale = m_logScale->isChecked();
+        o.windowSeconds = m_live ? kLiveWindowSeconds : 0;
+        c->setOptions(o);
+    }
+}
+
+void RunChartsWidget::setRun(const RunRecord* run, bool live)
+{
+    m_run = run;
+    m_live = live && run;
+    // Antialiased lines cost most of a redraw; live, beside a busy
+    // engine and server, crisp is less important than cheap.
+    for (RunChartWidget* c : m_charts)
+        c->setRenderHint(QPainter::Antialiasing, !m_live);
+    applyOptions();
+    redrawAll();
+}
+
+void RunChartsWidget::redrawAll()
+{
+    m_dirty.fill(true);
+    m_next = 0;
+    m_timer.start(m_live ? kRefreshIntervalMs / static_cast<int>(m_charts.size()) : 0);
+}
+
+QImage RunChartsWidget::exportImage(ChartKind kind, QSize logicalSize, qreal devicePixelRatio) const
+{
+    static const RunRecord empty;
+    ChartOptions options = chart(kind)->options();
+    options.windowSeconds = 0;   // an export shows the whole run
+    return RunChartWidget::renderImage(kind, m_run ? *m_run : empty, options, logicalSize, devicePixelRatio);
+}
+
+} // namespace tacho::ui
