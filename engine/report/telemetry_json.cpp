@@ -113,6 +113,8 @@ void writeServer(JsonWriter& w, const ServerTelemetry& s)
         w.field("cpuPercent", p.cpuPercent);
         if (p.mainThreadCpuPercent >= 0)
             w.field("mainThreadCpuPercent", p.mainThreadCpuPercent);
+        if (p.mainThreadWaitPercent >= 0)
+            w.field("mainThreadWaitPercent", p.mainThreadWaitPercent);
         w.field("opsPerSecond", p.opsPerSecond);
         w.field("connectedClients", p.connectedClients);
         w.field("blockedClients", p.blockedClients);
@@ -142,6 +144,7 @@ void readServer(const Reader& r, ServerTelemetry& s)
         q.real("endSeconds", p.endSeconds);
         q.real("cpuPercent", p.cpuPercent);
         q.real("mainThreadCpuPercent", p.mainThreadCpuPercent);
+        q.real("mainThreadWaitPercent", p.mainThreadWaitPercent);
         q.real("opsPerSecond", p.opsPerSecond);
         q.count("connectedClients", p.connectedClients);
         q.count("blockedClients", p.blockedClients);
@@ -224,6 +227,7 @@ void writeVerdict(JsonWriter& w, const BottleneckVerdict& v)
     w.field("clientHotIntervals", in.clientHotIntervals);
     w.field("serverBusiestPercent", in.serverBusiestPercent);
     w.field("serverBusiestWhat", in.serverBusiestWhat);
+    w.field("serverWaitPercent", in.serverWaitPercent);
     w.field("engineThreadMaxPercent", in.engineThreadMaxPercent);
     w.field("engineDemandMaxPercent", in.engineDemandMaxPercent);
     w.field("engineWaitMaxPercent", in.engineWaitMaxPercent);
@@ -261,6 +265,7 @@ void readVerdict(const Reader& r, BottleneckVerdict& v)
         in->integer("clientHotIntervals", i.clientHotIntervals);
         in->real("serverBusiestPercent", i.serverBusiestPercent);
         in->text("serverBusiestWhat", i.serverBusiestWhat);
+        in->real("serverWaitPercent", i.serverWaitPercent);
         in->real("engineThreadMaxPercent", i.engineThreadMaxPercent);
         in->real("engineDemandMaxPercent", i.engineDemandMaxPercent);
         in->real("engineWaitMaxPercent", i.engineWaitMaxPercent);

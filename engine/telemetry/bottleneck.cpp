@@ -94,15 +94,22 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
         }
         const bool mainThread = std::all_of(points.begin(), points.end(),
                                             [](const ServerPoint* p) { return p->mainThreadCpuPercent >= 0; });
+        // A server on this machine that waited for a CPU wanted more than it got.
+        const bool waitKnown = mainThread && std::all_of(points.begin(), points.end(), [](const ServerPoint* p) {
+            return p->mainThreadWaitPercent >= 0;
+        });
         std::vector<double> busiest;
+        std::vector<double> waits;
         int hot = 0;
         for (const ServerPoint* p : points) {
-            busiest.push_back(mainThread ? p->mainThreadCpuPercent : p->cpuPercent);
+            waits.push_back(waitKnown ? p->mainThreadWaitPercent : 0);
+            busiest.push_back((mainThread ? p->mainThreadCpuPercent : p->cpuPercent) + waits.back());
             hot += busiest.back() >= thresholds.serverThreadPercent ? 1 : 0;
         }
         const double middle = median(busiest);
         if (middle > in.serverBusiestPercent) {
             in.serverBusiestPercent = middle;
+            in.serverWaitPercent = waitKnown ? median(waits) : -1;
             in.serverHotIntervals = hot;
             serverJudged = static_cast<int>(points.size());
             const std::string where = telemetry.servers.size() > 1 ? " on " + server.address : std::string();
@@ -140,9 +147,11 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
     const std::string engineText = in.engineThreadMaxPercent >= 0
         ? "engine threads ≤ " + percent(in.engineThreadMaxPercent)
         : std::string("engine threads not sampled");
-    const std::string serverText = in.serverBusiestPercent >= 0
+    std::string serverText = in.serverBusiestPercent >= 0
         ? in.serverBusiestWhat + " " + percent(in.serverBusiestPercent) + " of a core"
         : std::string();
+    if (in.serverWaitPercent >= 1)
+        serverText += " (" + percent(in.serverWaitPercent) + " of it waiting for a CPU)";
 
     if (serverHot) {
         v.kind = Bottleneck::ServerBound;

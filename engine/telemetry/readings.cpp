@@ -1,6 +1,7 @@
 #include "engine/telemetry/readings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -85,6 +86,7 @@ ServerReading parseServerReading(std::string_view info, std::uint64_t atNs)
     const double mainSys = doubleField(info, "used_cpu_sys_main_thread", -1);
     if (mainUser >= 0 && mainSys >= 0)
         r.mainThreadCpuSeconds = mainUser + mainSys;
+    r.processId = unsignedField(info, "process_id");
     r.commands = unsignedField(info, "total_commands_processed");
     r.connectedClients = unsignedField(info, "connected_clients");
     r.blockedClients = unsignedField(info, "blocked_clients");
@@ -99,6 +101,34 @@ ServerReading parseServerReading(std::string_view info, std::uint64_t atNs)
     r.netOutputBytes = unsignedField(info, "total_net_output_bytes");
     r.rejectedConnections = unsignedField(info, "rejected_connections");
     return r;
+}
+
+double localServerWaitSeconds(const ServerReading& reading)
+{
+    if (reading.processId == 0 || reading.cpuSeconds < 0)
+        return -1;
+    const std::string task = "/proc/" + std::to_string(reading.processId);
+    // utime + stime of the whole process, as INFO's used_cpu_user + sys.
+    std::ifstream in(task + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    if (close == std::string::npos)
+        return -1;
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i)
+        if (i == 14 || i == 15)
+            ticks += std::strtod(field.c_str(), nullptr);
+    const long hz = sysconf(_SC_CLK_TCK);
+    const double cpu = ticks / static_cast<double>(hz > 0 ? hz : 100);
+    if (std::abs(cpu - reading.cpuSeconds) > 0.5 + 0.05 * reading.cpuSeconds)
+        return -1;
+    std::ifstream sched(task + "/task/" + std::to_string(reading.processId) + "/schedstat");
+    std::uint64_t onCpu = 0, wait = 0;
+    if (!(sched >> onCpu >> wait))
+        return -1;
+    return static_cast<double>(wait) / 1e9;
 }
 
 ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64_t atNs)
@@ -155,6 +185,8 @@ std::vector<ServerPoint> serverPoints(const std::vector<ServerReading>& readings
             p.cpuPercent = 100 * (b.cpuSeconds - a.cpuSeconds) / serverWall;
         if (a.mainThreadCpuSeconds >= 0 && b.mainThreadCpuSeconds >= a.mainThreadCpuSeconds)
             p.mainThreadCpuPercent = 100 * (b.mainThreadCpuSeconds - a.mainThreadCpuSeconds) / serverWall;
+        if (a.mainThreadWaitSeconds >= 0 && b.mainThreadWaitSeconds >= a.mainThreadWaitSeconds)
+            p.mainThreadWaitPercent = 100 * (b.mainThreadWaitSeconds - a.mainThreadWaitSeconds) / serverWall;
         p.opsPerSecond = perSecond(a.commands, b.commands, serverWall);
         p.connectedClients = b.connectedClients;
         p.blockedClients = b.blockedClients;

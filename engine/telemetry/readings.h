@@ -17,6 +17,8 @@ struct ServerReading {
     double serverTimeSeconds = -1;        // server_time_usec, when given (the server's own clock)
     double cpuSeconds = -1;               // used_cpu_user + used_cpu_sys; -1: not given
     double mainThreadCpuSeconds = -1;     // used_cpu_*_main_thread; -1: not given
+    std::uint64_t processId = 0;          // process_id
+    double mainThreadWaitSeconds = -1;    // run-queue wait from /proc, when the server runs here; -1: not known
     std::uint64_t commands = 0;
     std::uint64_t connectedClients = 0;
     std::uint64_t blockedClients = 0;
@@ -44,6 +46,12 @@ struct ClientReading {
     std::uint64_t hostSteal = 0;
     std::uint64_t hostTotal = 0;
 };
+
+// A server on this machine: its main thread's run-queue wait (seconds) from
+// /proc/<pid>/task/<pid>/schedstat, when /proc/<pid>/stat's CPU time matches
+// the INFO reading's (so a pid of another namespace is not taken for it);
+// -1 otherwise.
+double localServerWaitSeconds(const ServerReading& reading);
 
 // Reads /proc for the given threads of this process, this process's RSS and
 // the host's CPU counters. A thread gone reads as its last value.

@@ -16,6 +16,10 @@ struct ServerPoint {
     double endSeconds = 0;
     double cpuPercent = 0;                // used_cpu_user + used_cpu_sys, % of one core (threads can pass 100)
     double mainThreadCpuPercent = -1;     // used_cpu_*_main_thread; -1: the server does not report it
+    // A server on this machine (INFO's process_id, confirmed by its CPU
+    // time): its main thread's time runnable but waiting for a CPU, from
+    // /proc; -1 elsewhere. CPU + wait is what the thread wanted.
+    double mainThreadWaitPercent = -1;
     double opsPerSecond = 0;              // total_commands_processed delta: the server's own count
     std::uint64_t connectedClients = 0;
     std::uint64_t blockedClients = 0;
@@ -86,7 +90,8 @@ struct VerdictInputs {
     int intervalsJudged = 0;
     int serverHotIntervals = 0;
     int clientHotIntervals = 0;
-    double serverBusiestPercent = -1;     // median of the busiest server thread; -1: no server figures
+    double serverBusiestPercent = -1;     // median of the busiest server thread (CPU + wait where known); -1: no server figures
+    double serverWaitPercent = -1;        // of that: median wait for a CPU (server on this machine); -1: unknown
     std::string serverBusiestWhat;        // "main thread of 127.0.0.1:6379", "process of …"
     double engineThreadMaxPercent = -1;   // max CPU of any engine thread
     double engineDemandMaxPercent = -1;   // max CPU + run-queue wait of any engine thread

@@ -110,7 +110,9 @@ void TelemetrySampler::readServer(Node& node)
                 return;
             }
             ++m_infoCalls;
-            node.readings.push_back(parseServerReading(reply->text, nowNs()));
+            ServerReading reading = parseServerReading(reply->text, nowNs());
+            reading.mainThreadWaitSeconds = localServerWaitSeconds(reading);
+            node.readings.push_back(reading);
             return;
         }
         if (!node.client->peerClosed())

@@ -25,6 +25,7 @@ RunResult runWithTelemetry()
     p.endSeconds = 0.25;
     p.cpuPercent = 97.5;
     p.mainThreadCpuPercent = 96.25;
+    p.mainThreadWaitPercent = 3.5;
     p.opsPerSecond = 12345.5;
     p.connectedClients = 52;
     p.blockedClients = 1;
@@ -40,6 +41,7 @@ RunResult runWithTelemetry()
     p.rejectedConnectionsPerSecond = 7;
     server.points.push_back(p);
     p.mainThreadCpuPercent = -1;   // not reported by this server
+    p.mainThreadWaitPercent = -1;
     server.points.push_back(p);
     t.servers.push_back(server);
     ServerTelemetry refused;
@@ -98,6 +100,7 @@ private slots:
         QCOMPARE(p.endSeconds, q.endSeconds);
         QCOMPARE(p.cpuPercent, q.cpuPercent);
         QCOMPARE(p.mainThreadCpuPercent, q.mainThreadCpuPercent);
+        QCOMPARE(p.mainThreadWaitPercent, q.mainThreadWaitPercent);
         QCOMPARE(p.opsPerSecond, q.opsPerSecond);
         QCOMPARE(p.connectedClients, q.connectedClients);
         QCOMPARE(p.blockedClients, q.blockedClients);
@@ -112,6 +115,7 @@ private slots:
         QCOMPARE(p.netOutputBytesPerSecond, q.netOutputBytesPerSecond);
         QCOMPARE(p.rejectedConnectionsPerSecond, q.rejectedConnectionsPerSecond);
         QCOMPARE(b.servers[0].points[1].mainThreadCpuPercent, -1.0);
+        QCOMPARE(b.servers[0].points[1].mainThreadWaitPercent, -1.0);
         QCOMPARE(b.client.host, a.client.host);
         QCOMPARE(b.client.cpuCount, a.client.cpuCount);
         QCOMPARE(b.client.points.size(), std::size_t(1));

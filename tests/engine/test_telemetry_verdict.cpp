@@ -139,6 +139,21 @@ private slots:
         QCOMPARE(v.inputs.intervalsJudged, 5);
     }
 
+    void aLocalServerWaitingForACpuIsServerBound()
+    {
+        // 70 % on a CPU and 25 % runnable but waiting (a neighbour's build): it wanted 95 %.
+        ServerTelemetry server = serverAt(70, 4);
+        for (ServerPoint& p : server.points)
+            p.mainThreadWaitPercent = 25;
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ server }, clientAt(10, 0, 100, 4)), closedLoop());
+        QCOMPARE(v.kind, Bottleneck::ServerBound);
+        QCOMPARE(v.inputs.serverWaitPercent, 25.0);
+        QVERIFY(v.reason.find("server main thread 95% of a core (25% of it waiting for a CPU)") == 0);
+        // Without the wait (a remote server) the same CPU is not enough.
+        QCOMPARE(judgeBottleneck(telemetryOf({ serverAt(70, 4) }, clientAt(10, 0, 100, 4)), closedLoop()).kind,
+                 Bottleneck::Neither);
+    }
+
     void serverBoundNeedsMostSeconds()
     {
         // Two hot seconds of five: not "most seconds".
