@@ -33,26 +33,23 @@ double seconds(std::uint64_t ns, std::uint64_t originNs)
     return (static_cast<double>(ns) - static_cast<double>(originNs)) / 1e9;
 }
 
-// utime + stime of /proc/self/task/<tid>/stat, in ns (fields 14 and 15,
-// counted after the command name's closing parenthesis).
-std::uint64_t threadStatNs(pid_t tid)
+// utime + stime of a /proc/…/stat file, in seconds (fields 14 and 15,
+// counted after the command name's closing parenthesis); -1 when unreadable.
+double statCpuSeconds(const std::string& path)
 {
-    std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/stat");
+    std::ifstream in(path);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto close = text.rfind(')');
-    if (close == std::string::npos)
-        return 0;
+    if (close == std::string::npos || close + 2 > text.size())
+        return -1;
     std::istringstream fields(text.substr(close + 2));
     std::string field;
-    std::uint64_t utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {
-        if (i == 14)
-            utime = std::strtoull(field.c_str(), nullptr, 10);
-        if (i == 15)
-            stime = std::strtoull(field.c_str(), nullptr, 10);
-    }
+    double ticks = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i)
+        if (i == 14 || i == 15)
+            ticks += std::strtod(field.c_str(), nullptr);
     const long hz = sysconf(_SC_CLK_TCK);
-    return (utime + stime) * (1000000000ULL / static_cast<std::uint64_t>(hz > 0 ? hz : 100));
+    return ticks / static_cast<double>(hz > 0 ? hz : 100);
 }
 
 } // namespace
@@ -108,20 +105,10 @@ double localServerWaitSeconds(const ServerReading& reading)
     if (reading.processId == 0 || reading.cpuSeconds < 0)
         return -1;
     const std::string task = "/proc/" + std::to_string(reading.processId);
-    // utime + stime of the whole process, as INFO's used_cpu_user + sys.
-    std::ifstream in(task + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    if (close == std::string::npos)
+    // The whole process's CPU time, as INFO's used_cpu_user + used_cpu_sys.
+    const double cpu = statCpuSeconds(task + "/stat");
+    if (cpu < 0)
         return -1;
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    double ticks = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i)
-        if (i == 14 || i == 15)
-            ticks += std::strtod(field.c_str(), nullptr);
-    const long hz = sysconf(_SC_CLK_TCK);
-    const double cpu = ticks / static_cast<double>(hz > 0 ? hz : 100);
     if (std::abs(cpu - reading.cpuSeconds) > 0.5 + 0.05 * reading.cpuSeconds)
         return -1;
     std::ifstream sched(task + "/task/" + std::to_string(reading.processId) + "/schedstat");
@@ -140,7 +127,8 @@ ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64
         std::ifstream sched("/proc/self/task/" + std::to_string(tid) + "/schedstat");
         std::uint64_t cpu = 0, wait = 0;
         if (!(sched >> cpu >> wait)) {
-            cpu = threadStatNs(tid);
+            const double seconds = statCpuSeconds("/proc/self/task/" + std::to_string(tid) + "/stat");
+            cpu = seconds > 0 ? static_cast<std::uint64_t>(seconds * 1e9) : 0;
             wait = 0;
         }
         r.threadCpuNs.push_back(cpu);
