@@ -416,7 +416,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                 sampled.push_back(std::move(target));
             }
         } else {
-            sampled.push_back(TelemetryTarget { m_config.endpoint.describe(), m_config });
+            sampled.push_back(TelemetryTarget { m_config.endpoint.describe(), m_config, probe });
         }
         std::vector<pid_t> ids;
         for (const auto& id : threadIds)

@@ -26,7 +26,12 @@ TelemetrySampler::TelemetrySampler(std::vector<TelemetryTarget> servers, std::st
     for (TelemetryTarget& target : servers) {
         Node node;
         node.target = std::move(target);
-        node.client = std::make_unique<SyncClient>();
+        if (node.target.shared) {
+            node.client = node.target.shared;
+        } else {
+            node.own = std::make_unique<SyncClient>();
+            node.client = node.own.get();
+        }
         if (!serverRefusal.empty())
             node.unavailable = notAvailable(serverRefusal);
         m_nodes.push_back(std::move(node));

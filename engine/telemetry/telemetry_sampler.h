@@ -22,6 +22,11 @@ namespace tacho::engine {
 struct TelemetryTarget {
     std::string address;       // as shown ("127.0.0.1:6379")
     RunConfig config;          // the run's, with this server's endpoint
+    // The run's control connection to this server, idle while the test runs:
+    // sampled on it rather than on one more connection (a server's CLIENT
+    // LIST then shows the benchmark's connections and one of Tacho's). Used
+    // only between start() and stop(); nullptr: a connection of its own.
+    SyncClient* shared = nullptr;
 };
 
 class TelemetrySampler {
@@ -47,7 +52,8 @@ public:
 private:
     struct Node {
         TelemetryTarget target;
-        std::unique_ptr<SyncClient> client;
+        std::unique_ptr<SyncClient> own;
+        SyncClient* client = nullptr;   // own, or the target's shared one
         std::string unavailable;
         std::vector<ServerReading> readings;
     };
