@@ -20,6 +20,13 @@ std::string rateText(double value)
     return text;
 }
 
+std::string secondsText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 double median(std::vector<double> values)
 {
     if (values.empty())
@@ -89,7 +96,9 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
         const auto points = judged(server.points, interval);
         if (points.empty()) {
             if (serverMissing.empty())
-                serverMissing = server.unavailable.empty() ? "no server interval was sampled" : server.unavailable;
+                serverMissing = server.unavailable.empty() ? "too short to sample (shorter than the "
+                                                            + secondsText(interval) + " s interval)"
+                                                      : "server telemetry " + server.unavailable;
             continue;
         }
         const bool mainThread = std::all_of(points.begin(), points.end(),
@@ -181,7 +190,7 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
         v.advice = "more connections or a deeper pipeline would go faster";
     } else {
         v.kind = Bottleneck::Unknown;
-        v.reason = serverMissing.empty() ? std::string("too short to sample") : "server telemetry " + serverMissing;
+        v.reason = serverMissing.empty() ? std::string("too short to sample") : serverMissing;
         if (!clientPoints.empty())
             v.reason += "; " + engineText + ": not client-bound";
     }

@@ -272,6 +272,15 @@ private slots:
         QCOMPARE(v.advice, std::string("more connections"));
     }
 
+    void tooShortToSample()
+    {
+        ServerTelemetry server;
+        server.address = "127.0.0.1:6379";
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ server }, ClientTelemetry {}), closedLoop());
+        QCOMPARE(v.kind, Bottleneck::Unknown);
+        QCOMPARE(v.reason, std::string("too short to sample (shorter than the 1 s interval)"));
+    }
+
     void nothingRecorded()
     {
         QCOMPARE(judgeBottleneck(TestTelemetry {}, closedLoop()).kind, Bottleneck::Unknown);
