@@ -1,6 +1,7 @@
 // The workbench's run value: the same numbers whether made from the engine's
 // RunResult or read back from the run file the engine wrote; the spectrum;
 // specific reasons for files that cannot be read.
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
@@ -94,11 +95,17 @@ private Q_SLOTS:
         QTest::newRow("array") << QByteArray("[]") << QStringLiteral("not a Tacho run file: the document is a JSON array, not an object");
         QTest::newRow("other format") << QByteArray("{\"format\": \"memtier/2\"}") << QStringLiteral("format: \"memtier/2\" is not a Tacho run file format");
         QTest::newRow("no tests") << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\"}") << QStringLiteral("config: missing");
-        QTest::newRow("bad histogram")
-            << QByteArray("{\"format\": \"tacho-run/1\", \"status\": \"completed\", \"config\": {}, \"environment\": {}, "
-                          "\"tests\": [{\"name\": \"SET\", \"requests\": 0, \"errors\": 0, \"seconds\": 1, \"latencyMs\": {}, "
-                          "\"histogram\": \"HISTFAAAnot-base64!\"}]}")
-            << QStringLiteral("tests[0].histogram: not a readable HdrHistogram");
+        // A whole run file as the engine writes it, but for its histogram.
+        tacho::engine::RunResult run;
+        run.tests.emplace_back().name = "SET";
+        QJsonObject file = QJsonDocument::fromJson(QByteArray::fromStdString(tacho::engine::runResultToJson(run))).object();
+        QJsonArray tests = file.value("tests").toArray();
+        QJsonObject first = tests.at(0).toObject();
+        first.insert("histogram", "HISTFAAAnot-base64!");
+        tests.replace(0, first);
+        file.insert("tests", tests);
+        QTest::newRow("bad histogram") << QJsonDocument(file).toJson()
+                                       << QStringLiteral("tests[0].histogram: not a readable HdrHistogram");
     }
 
     void unreadableFilesSayWhy()
