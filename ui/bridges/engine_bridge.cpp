@@ -32,6 +32,7 @@ LiveSample toSample(const engine::IntervalSnapshot& s)
     sample.progress = s.progress;
     sample.lastError = QString::fromStdString(s.lastError);
     sample.spectrum = RunRecord::spectrumOf(s.spectrum);
+    sample.telemetry = s.telemetry;
     return sample;
 }
 

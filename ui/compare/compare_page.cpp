@@ -19,6 +19,7 @@
 #include "engine/report/html_report.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
+#include "engine/telemetry/bottleneck.h"
 #include "report_qt/file_writer.h"
 #include "report_qt/report_renderer.h"
 #include "ui/widgets/command_colors.h"
@@ -120,6 +121,16 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     m_banner->setStyleSheet(QStringLiteral("QLabel#FairnessBanner { background: #fff4d6; color: #5c3d00; border: 1px solid #e0b84f; padding: 6px; }"));
     m_banner->hide();
     layout->addWidget(m_banner);
+
+    m_bottlenecks = new QLabel(this);
+    m_bottlenecks->setWordWrap(true);
+    m_bottlenecks->setTextFormat(Qt::RichText);
+    m_bottlenecks->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bottlenecks->setAccessibleName(tr("What limited each run"));
+    m_bottlenecks->setToolTip(tr("Each run's bottleneck verdict per test, from its telemetry: a client-bound run "
+                                 "measured the load generator's ceiling, not the server's"));
+    m_bottlenecks->hide();
+    layout->addWidget(m_bottlenecks);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     m_runList = new QListWidget(split);
@@ -291,6 +302,7 @@ void ComparePage::recompute()
 {
     const std::vector<const engine::LoadedRun*> pointers = runPointers();
     m_bannerLines.clear();
+    m_bottleneckLines.clear();
     if (pointers.empty()) {
         m_comparison.reset();
         m_charts = {};
@@ -304,6 +316,8 @@ void ComparePage::recompute()
             m_bannerLines << QString::fromStdString(w.message);
         for (const std::string& note : comparison->notes)
             m_bannerLines << QString::fromStdString(note);
+        m_bottleneckLines = bottleneckLines(*comparison, pointers, false);
+        m_bottlenecks->setText(bottleneckLines(*comparison, pointers, true).join(QStringLiteral("<br>")));
         m_comparison = std::move(comparison);
     }
     m_table->setComparison(m_comparison);
@@ -319,8 +333,53 @@ void ComparePage::recompute()
         m_banner->setText(tr("<b>This comparison may not be fair:</b><ul style=\"margin:0\">%1</ul>").arg(items.join(QString())));
         m_banner->show();
     }
+    m_bottlenecks->setVisible(!m_bottleneckLines.isEmpty());
     refreshRunList();
     refreshControls();
+}
+
+QStringList ComparePage::bottleneckLines(const engine::Comparison& comparison,
+                                         const std::vector<const engine::LoadedRun*>& runs, bool rich)
+{
+    QStringList lines;
+    QStringList clientBound;
+    for (const engine::ComparisonRow& row : comparison.rows) {
+        if (!row.command.empty())
+            continue;   // a verdict is the whole test's
+        QStringList sides;
+        bool any = false;
+        for (std::size_t r = 0; r < runs.size() && r < row.testIndex.size(); ++r) {
+            const int t = row.testIndex[r];
+            const engine::TestTelemetry* telemetry =
+                t >= 0 && std::size_t(t) < runs[r]->run.tests.size() && runs[r]->run.tests[std::size_t(t)].telemetry.recorded()
+                ? &runs[r]->run.tests[std::size_t(t)].telemetry : nullptr;
+            const QString kind = telemetry ? QString::fromLatin1(engine::bottleneckName(telemetry->verdict.kind)) : tr("no telemetry");
+            any = any || telemetry;
+            if (telemetry && telemetry->verdict.kind == engine::Bottleneck::ClientBound)
+                clientBound << QStringLiteral("[%1] in %2").arg(r + 1).arg(QString::fromStdString(row.test));
+            if (!rich) {
+                sides << QStringLiteral("[%1] %2").arg(r + 1).arg(kind);
+                continue;
+            }
+            const QString why = telemetry ? QString::fromStdString(engine::describeVerdict(telemetry->verdict)).toHtmlEscaped() : QString();
+            const QString colour = telemetry && telemetry->verdict.kind == engine::Bottleneck::ClientBound
+                ? QStringLiteral(" style=\"color:%1\"").arg(ComparisonTableModel::worseColor().name()) : QString();
+            sides << QStringLiteral("<span title=\"%1\"%2>[%3] %4</span>").arg(why, colour).arg(r + 1).arg(kind.toHtmlEscaped());
+        }
+        if (!any)
+            continue;
+        const QString test = QString::fromStdString(row.test);
+        lines << (rich ? QStringLiteral("<b>%1</b>: %2").arg(test.toHtmlEscaped(), sides.join(QStringLiteral(" · ")))
+                       : QStringLiteral("%1: %2").arg(test, sides.join(QStringLiteral(" · "))));
+    }
+    if (!lines.isEmpty())
+        lines.prepend(rich ? tr("<b>What limited each run</b> (hover for the numbers):") : tr("What limited each run:"));
+    if (!clientBound.isEmpty()) {
+        const QString warning = tr("Client-bound: %1 — those figures are the load generator's ceiling, not the server's.")
+                                    .arg(clientBound.join(QStringLiteral(", ")));
+        lines << (rich ? QStringLiteral("<i>%1</i>").arg(warning.toHtmlEscaped()) : warning);
+    }
+    return lines;
 }
 
 QStringList ComparePage::runListTexts() const

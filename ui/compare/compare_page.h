@@ -63,6 +63,12 @@ public:
     ComparisonChartWidget* chart(ComparisonChartWidget::Kind kind) const;
     // The banner's lines: fairness warnings, then what sources do not record.
     QStringList bannerLines() const { return m_bannerLines; }
+    // What limited each run in each test (issue 19), one plain line per test
+    // that some run has a verdict for: "SET: [1] server-bound · [2] client-bound";
+    // empty when no run recorded telemetry.
+    QStringList bottleneckLines() const { return m_bottleneckLines; }
+    static QStringList bottleneckLines(const engine::Comparison& comparison,
+                                       const std::vector<const engine::LoadedRun*>& runs, bool rich);
     QStringList runListTexts() const;
 
     // Exports (the engine's CSV, with formula-like text neutralised).
@@ -99,6 +105,7 @@ private:
     std::shared_ptr<const engine::Comparison> m_comparison;
     engine::ComparisonCharts m_charts;
     QStringList m_bannerLines;
+    QStringList m_bottleneckLines;
     quint64 m_loadGeneration = 0;
     bool m_updatingControls = false;
 
@@ -111,6 +118,7 @@ private:
     QPushButton* m_exportCharts = nullptr;
     QPushButton* m_exportPdf = nullptr;
     QLabel* m_banner = nullptr;
+    QLabel* m_bottlenecks = nullptr;
     QLabel* m_placeholder = nullptr;
     QLabel* m_status = nullptr;
     std::array<ComparisonChartWidget*, 3> m_chartWidgets {};

@@ -18,6 +18,9 @@ struct LiveSample {
     double progress = -1;           // 0..1 within the test, or -1 when unbounded
     QString lastError;
     QVector<SpectrumPoint> spectrum;   // the test so far; empty during the warm-up
+    // The test's telemetry so far (issue 19): the engine's object, the same
+    // pointer until its next sample; null with telemetry off or before the first.
+    std::shared_ptr<const engine::TestTelemetry> telemetry;
 };
 
 } // namespace tacho::ui

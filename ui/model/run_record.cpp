@@ -166,6 +166,8 @@ TestRecord TestRecord::fromTestResult(const engine::TestResult& t)
     r.crossCheck.serverCalls = t.crossCheck.serverCalls;
     r.crossCheck.serverFailedCalls = t.crossCheck.serverFailedCalls;
     r.crossCheck.clientRequests = t.crossCheck.clientRequests;
+    if (t.telemetry.recorded())
+        r.telemetry = std::make_shared<const engine::TestTelemetry>(t.telemetry);
     return r;
 }
 
@@ -187,6 +189,7 @@ RunRecord RunRecord::planFrom(const engine::RunConfig& c)
     r.valueSize = c.valueSize;
     for (const engine::TestSpec& spec : c.tests)
         r.plannedTests << qs(spec.name);
+    r.telemetryInterval = c.telemetry ? c.telemetryIntervalSeconds : 0;
     return r;
 }
 

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct IntervalPoint;
 class LatencyHistogram;
 struct SpectrumSample;
 struct LoadedRun;
+struct TestTelemetry;
 }
 
 namespace tacho::ui {
@@ -89,6 +91,10 @@ struct TestRecord {
     QVector<SpectrumPoint> spectrum;
     QVector<CommandRecord> commands;   // at least one row once finished
     CrossCheckRecord crossCheck;
+    // Server and client telemetry with the bottleneck verdict (issue 19):
+    // the engine's own value, shared (live, the engine hands a new one per
+    // sample). Null when none was recorded (--no-telemetry, older files).
+    std::shared_ptr<const engine::TestTelemetry> telemetry;
     double opsPerSecond() const { return seconds > 0 ? double(requests) / seconds : 0; }
 
     static TestRecord fromTestResult(const engine::TestResult& test);
@@ -110,6 +116,7 @@ struct RunRecord {
     double durationSeconds = 0, warmupSeconds = 0;
     quint32 valueSize = 0;
     QStringList plannedTests;       // the test names, in order
+    double telemetryInterval = 0;   // seconds between telemetry samples; 0: telemetry off
 
     // The environment.
     QString toolVersion, hostName, cpuModel, startedAtUtc;

@@ -173,6 +173,7 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
 {
     if (!m_running || batch.isEmpty())
         return;
+    bool newTelemetry = false;
     for (const LiveSample& s : batch) {
         ++m_samples;
         TestRecord& test = testAt(s.testIndex, s.testName);
@@ -182,6 +183,11 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
         // The spectrum of the test so far; the finished test's replaces it.
         if (!s.spectrum.isEmpty())
             test.spectrum = s.spectrum;
+        // The engine repeats its object between samples: a new one is news.
+        if (s.telemetry && s.telemetry != test.telemetry) {
+            test.telemetry = s.telemetry;
+            newTelemetry = true;
+        }
     }
     const LiveSample& last = batch.last();
     const TestRecord& test = m_run.tests.at(last.testIndex);
@@ -228,6 +234,8 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
             m_tableView->resizeColumnToContents(ResultsTableModel::Command);
     }
     m_charts->markDirty();
+    if (newTelemetry)
+        m_charts->markTelemetryDirty();
 }
 
 void RunPage::finishTest(int index, const TestRecord& test)
@@ -235,6 +243,7 @@ void RunPage::finishTest(int index, const TestRecord& test)
     testAt(index, test.name) = test;   // the engine's intervals are the complete ones
     m_table->addTest(index, test);
     m_charts->markDirty();
+    m_charts->markTelemetryDirty();   // the final verdict
 }
 
 void RunPage::finishRun(const RunRecord& record)

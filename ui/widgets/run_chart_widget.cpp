@@ -18,6 +18,7 @@
 
 #include "ui/widgets/chart_image.h"
 #include "ui/widgets/command_colors.h"
+#include "ui/widgets/telemetry_series.h"
 
 namespace tacho::ui {
 
@@ -175,6 +176,9 @@ struct RunChartWidget::Content {
         case ChartKind::Latency: return QObject::tr("ms");
         case ChartKind::Spectrum: return QObject::tr("ms");
         case ChartKind::Errors: return QObject::tr("1/s");
+        case ChartKind::Cpu: return QObject::tr("% of a core");
+        case ChartKind::ServerOps: return QObject::tr("ops/s");
+        case ChartKind::ServerMemory: return QObject::tr("MiB");
         }
         return {};
     }
@@ -268,7 +272,12 @@ struct RunChartWidget::Content {
                         if (s.end > s.start && offsets[t] + s.end >= xMin)   // warm-up ticks have no length
                             f(static_cast<int>(t), offsets[t] + s.end, s);
             };
-            if (kind == ChartKind::Throughput) {
+            if (isTelemetryChart(kind)) {
+                ChartLines telemetry = telemetryLines(kind, run, offsets, xMin, options.server);
+                lines = std::move(telemetry.lines);
+                names = std::move(telemetry.names);
+                colors = std::move(telemetry.colors);
+            } else if (kind == ChartKind::Throughput) {
                 // A line per test, or per command for a test that mixes
                 // commands (SET:GET 1:10) once its command names are known.
                 QList<int> firstLine;
@@ -494,6 +503,9 @@ QString RunChartWidget::title(ChartKind kind)
     case ChartKind::Latency: return tr("Latency over time");
     case ChartKind::Spectrum: return tr("Latency spectrum (percentile, 1/(1-p) axis)");
     case ChartKind::Errors: return tr("Errors & reconnects");
+    case ChartKind::Cpu: return tr("CPU: server and this machine");
+    case ChartKind::ServerOps: return tr("Ops/s: the server's count and ours");
+    case ChartKind::ServerMemory: return tr("Server memory");
     }
     return {};
 }
@@ -505,6 +517,9 @@ QString RunChartWidget::fileStem(ChartKind kind)
     case ChartKind::Latency: return QStringLiteral("latency");
     case ChartKind::Spectrum: return QStringLiteral("spectrum");
     case ChartKind::Errors: return QStringLiteral("errors");
+    case ChartKind::Cpu: return QStringLiteral("cpu");
+    case ChartKind::ServerOps: return QStringLiteral("server-ops");
+    case ChartKind::ServerMemory: return QStringLiteral("server-memory");
     }
     return {};
 }

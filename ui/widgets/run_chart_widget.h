@@ -15,12 +15,16 @@ class QAbstractAxis;
 
 namespace tacho::ui {
 
-enum class ChartKind { Throughput, Latency, Spectrum, Errors };
+// The four run charts, then the telemetry panel's three (issue 19): CPU of
+// the server and of this machine, the server's ops/s beside ours, the
+// server's memory; all on the same time axis.
+enum class ChartKind { Throughput, Latency, Spectrum, Errors, Cpu, ServerOps, ServerMemory };
 
 struct ChartOptions {
     bool logScale = false;        // latency axes (latency and spectrum charts)
     double windowSeconds = 0;     // time charts: show only the last N seconds (0 = all)
     bool dark = false;            // dark theme to match the palette
+    int server = 0;               // telemetry charts: which master (cluster), by index
 };
 
 class RunChartWidget : public ZoomableChartView {

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -23,14 +24,29 @@ RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
     options->addWidget(m_logScale);
     layout->addLayout(options);
 
-    auto* grid = new QGridLayout;
+    // The run's charts, and beside them the telemetry panel: a splitter, so
+    // a person can give either more room.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* runCharts = new QWidget(split);
+    auto* grid = new QGridLayout(runCharts);
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(4);
-    const std::array<ChartKind, 4> kinds { ChartKind::Throughput, ChartKind::Latency, ChartKind::Spectrum, ChartKind::Errors };
+    const std::array<ChartKind, kRunCharts> kinds { ChartKind::Throughput, ChartKind::Latency, ChartKind::Spectrum, ChartKind::Errors };
     for (std::size_t i = 0; i < kinds.size(); ++i) {
-        m_charts[i] = new RunChartWidget(kinds[i], this);
+        m_charts[i] = new RunChartWidget(kinds[i], runCharts);
         grid->addWidget(m_charts[i], static_cast<int>(i / 2), static_cast<int>(i % 2));
     }
-    layout->addLayout(grid, 1);
+    m_telemetry = new TelemetryPanelWidget(split);
+    for (std::size_t i = 0; i < m_telemetry->charts().size(); ++i)
+        m_charts[kRunCharts + i] = m_telemetry->charts()[i];
+    m_telemetry->hide();
+    split->addWidget(runCharts);
+    split->addWidget(m_telemetry);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
+    connect(m_telemetry, &TelemetryPanelWidget::serverChanged, this, &RunChartsWidget::markTelemetryDirty);
 
     connect(m_logScale, &QCheckBox::toggled, this, [this] {
         applyOptions();
@@ -48,6 +64,8 @@ void RunChartsWidget::redrawNext()
     for (std::size_t tried = 0; tried < m_charts.size(); ++tried) {
         const std::size_t i = m_next;
         m_next = (m_next + 1) % m_charts.size();
+        if (i >= kRunCharts && m_telemetry->isHidden())
+            m_dirty[i] = false;   // nothing to draw for a hidden panel
         if (m_dirty[i]) {
             m_dirty[i] = false;
             static const RunRecord empty;
@@ -90,10 +108,17 @@ void RunChartsWidget::applyOptions()
     }
 }
 
+void RunChartsWidget::markTelemetryDirty()
+{
+    m_telemetry->update(m_run, m_live);
+    std::fill(m_dirty.begin() + kRunCharts, m_dirty.end(), true);
+}
+
 void RunChartsWidget::setRun(const RunRecord* run, bool live)
 {
     m_run = run;
     m_live = live && run;
+    m_telemetry->update(m_run, m_live);
     // Antialiased lines cost most of a redraw; live, beside a busy
     // engine and server, crisp is less important than cheap.
     for (RunChartWidget* c : m_charts)

@@ -1,5 +1,6 @@
 #pragma once
-// The four charts of a run in a grid, with the log-scale toggle. Live, it
+// The four charts of a run in a grid, with the log-scale toggle, and beside
+// them the telemetry panel (issue 19) when the run has telemetry. Live, it
 // redraws on a timer (at most every kRefreshIntervalMs) and only when told
 // the data changed, from the last `kLiveWindowSeconds`; frozen, it draws the
 // whole run once. Either way one chart per turn of the event loop: four full
@@ -7,9 +8,11 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <algorithm>
 #include <array>
 
 #include "ui/widgets/run_chart_widget.h"
+#include "ui/widgets/telemetry_panel_widget.h"
 
 class QCheckBox;
 
@@ -29,11 +32,14 @@ public:
     // Draws from *run, which the caller keeps alive and unchanged except
     // between markDirty() calls. nullptr clears the charts.
     void setRun(const RunRecord* run, bool live);
-    void markDirty() { m_dirty.fill(true); }
+    void markDirty() { std::fill(m_dirty.begin(), m_dirty.begin() + kRunCharts, true); }
+    // New telemetry (once per sample): the panel's text now, its charts in turn.
+    void markTelemetryDirty();
     // Every chart again, from the first, one per turn of the event loop.
     void redrawAll();
 
     RunChartWidget* chart(ChartKind kind) const;
+    TelemetryPanelWidget* telemetryPanel() const { return m_telemetry; }
     bool logScale() const;
     void setLogScale(bool on);
     int refreshCount() const { return m_refreshes; }
@@ -45,12 +51,14 @@ private:
     void applyOptions();
     void redrawNext();
 
-    std::array<RunChartWidget*, 4> m_charts {};
+    static constexpr std::size_t kRunCharts = 4;   // then the panel's three
+    std::array<RunChartWidget*, 7> m_charts {};
+    TelemetryPanelWidget* m_telemetry = nullptr;
     QCheckBox* m_logScale = nullptr;
     QTimer m_timer;
     const RunRecord* m_run = nullptr;
     bool m_live = false;
-    std::array<bool, 4> m_dirty {};
+    std::array<bool, 7> m_dirty {};
     std::size_t m_next = 0;   // the chart the next timer tick may redraw (live: its turn)
     int m_refreshes = 0;
 };

@@ -1,0 +1,224 @@
+#include "ui/widgets/telemetry_panel_widget.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "engine/telemetry/bottleneck.h"
+#include "engine/telemetry/telemetry.h"
+#include "ui/model/number_format.h"
+
+namespace tacho::ui {
+
+namespace {
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+QString percent(double value) { return QStringLiteral("%1%").arg(value, 0, 'f', 0); }
+
+QString mebibytes(std::uint64_t bytes)
+{
+    return QStringLiteral("%1 MiB").arg(NumberFormat::locale().toString(double(bytes) / (1024.0 * 1024.0), 'f', 1));
+}
+
+// The colour a verdict reads in: the server's number (green), the tool's
+// ceiling (red: the figures are not the server's), the rest plain.
+QString verdictColour(engine::Bottleneck kind)
+{
+    switch (kind) {
+    case engine::Bottleneck::ServerBound: return QStringLiteral("#2e9e52");
+    case engine::Bottleneck::ClientBound: return QStringLiteral("#d1453b");
+    case engine::Bottleneck::Neither: return QStringLiteral("#4e79a7");
+    case engine::Bottleneck::Unknown: break;
+    }
+    return {};
+}
+
+const TestRecord* latestWithTelemetry(const RunRecord& run)
+{
+    for (qsizetype i = run.tests.size() - 1; i >= 0; --i)
+        if (run.tests[i].telemetry)
+            return &run.tests[i];
+    return nullptr;
+}
+
+} // namespace
+
+TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    m_verdict = new QLabel(this);
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setAccessibleName(tr("Bottleneck verdict"));
+    m_verdict->setToolTip(tr("What limited each test, from the server's INFO and this machine's CPU, "
+                             "with the numbers behind the call"));
+    layout->addWidget(m_verdict);
+
+    m_server = new QComboBox(this);
+    m_server->setAccessibleName(tr("Cluster master shown"));
+    m_server->setToolTip(tr("The master whose CPU and memory the charts show (ops/s: all masters summed)"));
+    m_server->hide();
+    layout->addWidget(m_server);
+
+    m_figures = new QLabel(this);
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->setAccessibleName(tr("Latest telemetry figures"));
+    layout->addWidget(m_figures);
+
+    const std::array<ChartKind, 3> kinds { ChartKind::Cpu, ChartKind::ServerOps, ChartKind::ServerMemory };
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        m_charts[i] = new RunChartWidget(kinds[i], this);
+        m_charts[i]->setMinimumSize(240, 130);
+        layout->addWidget(m_charts[i], 1);
+    }
+    connect(m_server, &QComboBox::currentIndexChanged, this, [this] {
+        for (RunChartWidget* c : m_charts) {
+            ChartOptions o = c->options();
+            o.server = server();
+            c->setOptions(o);
+        }
+        Q_EMIT serverChanged();
+    });
+}
+
+bool TelemetryPanelWidget::wanted(const RunRecord* run, bool live)
+{
+    if (!run)
+        return false;
+    if (live && run->telemetryInterval > 0)
+        return true;
+    return std::any_of(run->tests.begin(), run->tests.end(), [](const TestRecord& t) { return bool(t.telemetry); });
+}
+
+QString TelemetryPanelWidget::verdictText(const RunRecord& run)
+{
+    // Why the server (or this machine) was not sampled: said once, first;
+    // each verdict then names it without repeating the server's words.
+    QStringList unavailable;
+    std::vector<std::string> refusals;
+    const auto once = [&unavailable](const QString& why) {
+        if (!unavailable.contains(why))
+            unavailable << why;
+    };
+    for (const TestRecord& test : run.tests) {
+        if (!test.telemetry)
+            continue;
+        for (const engine::ServerTelemetry& s : test.telemetry->servers)
+            if (!s.unavailable.empty()) {
+                once(qs(s.address) + QStringLiteral(": ") + qs(s.unavailable));
+                refusals.push_back(s.unavailable);
+            }
+        if (!test.telemetry->client.unavailable.empty())
+            once(tr("this machine: %1").arg(qs(test.telemetry->client.unavailable)));
+    }
+    QStringList lines;
+    for (const QString& why : unavailable)
+        lines << QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped());
+    for (const TestRecord& test : run.tests) {
+        if (!test.telemetry)
+            continue;
+        const engine::BottleneckVerdict& verdict = test.telemetry->verdict;
+        const QString colour = verdictColour(verdict.kind);
+        const QString kind = QString::fromLatin1(engine::bottleneckName(verdict.kind));
+        std::string rest = engine::describeVerdict(verdict).substr(std::size_t(kind.size()));
+        for (const std::string& refusal : refusals)
+            for (std::size_t at = rest.find(refusal); at != std::string::npos; at = rest.find(refusal, at))
+                rest.replace(at, refusal.size(), "not available");
+        lines << QStringLiteral("<b>%1</b>%2: %3%4")
+                     .arg(test.name.toHtmlEscaped(),
+                          test.status == QLatin1String("running") ? tr(" (so far)") : QString(),
+                          colour.isEmpty() ? QStringLiteral("<b>%1</b>").arg(kind)
+                                           : QStringLiteral("<b style=\"color:%1\">%2</b>").arg(colour, kind),
+                          qs(rest).toHtmlEscaped());
+    }
+    if (lines.isEmpty())
+        return run.telemetryInterval > 0 ? tr("<i>Telemetry: waiting for the first sample…</i>")
+                                         : tr("<i>No telemetry recorded.</i>");
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString TelemetryPanelWidget::figuresText(const RunRecord& run, int server)
+{
+    const TestRecord* test = latestWithTelemetry(run);
+    if (!test)
+        return {};
+    const engine::TestTelemetry& t = *test->telemetry;
+    QStringList parts;
+    double at = 0;   // seconds into the test
+    if (!t.servers.empty()) {
+        const engine::ServerTelemetry& s = t.servers[std::size_t(std::clamp<int>(server, 0, int(t.servers.size()) - 1))];
+        if (!s.points.empty()) {
+            const engine::ServerPoint& p = s.points.back();
+            at = p.endSeconds;
+            parts << tr("server CPU %1").arg(percent(p.cpuPercent))
+                         + (p.mainThreadCpuPercent >= 0 ? tr(" (main thread %1)").arg(percent(p.mainThreadCpuPercent)) : QString());
+            parts << tr("%1 clients (%2 blocked)").arg(NumberFormat::count(p.connectedClients), NumberFormat::count(p.blockedClients));
+            parts << tr("memory %1, RSS %2, fragmentation %3")
+                         .arg(mebibytes(p.usedMemory), mebibytes(p.usedMemoryRss), QString::number(p.fragmentation, 'f', 2));
+        }
+    }
+    if (!t.client.points.empty()) {
+        const engine::ClientPoint& p = t.client.points.back();
+        at = std::max(at, p.endSeconds);
+        QStringList threads;
+        for (double cpu : p.threadCpuPercent)
+            threads << percent(cpu);
+        if (!threads.isEmpty())
+            parts << tr("engine threads %1").arg(threads.join(QStringLiteral(", ")));
+        parts << tr("host busy %1 (steal %2)").arg(percent(p.hostBusyPercent), percent(p.hostStealPercent));
+    }
+    if (parts.isEmpty())
+        return {};
+    return tr("%1 at %2 s: %3").arg(test->name).arg(at, 0, 'f', 0).arg(parts.join(QStringLiteral(" · ")));
+}
+
+void TelemetryPanelWidget::update(const RunRecord* run, bool live)
+{
+    const bool show = wanted(run, live);
+    setVisible(show);
+    if (!show)
+        return;
+    // The masters of the latest test with telemetry (a cluster: one each).
+    QStringList masters;
+    if (const TestRecord* test = latestWithTelemetry(*run))
+        for (const engine::ServerTelemetry& s : test->telemetry->servers)
+            masters << qs(s.address);
+    QStringList shown;
+    for (int i = 0; i < m_server->count(); ++i)
+        shown << m_server->itemText(i);
+    if (shown != masters) {
+        const QSignalBlocker quiet(m_server);
+        const int keep = m_server->currentIndex();
+        m_server->clear();
+        m_server->addItems(masters);
+        m_server->setCurrentIndex(keep >= 0 && keep < masters.size() ? keep : 0);
+    }
+    m_server->setVisible(masters.size() > 1);
+    m_verdict->setText(verdictText(*run));
+    m_figures->setText(figuresText(*run, server()));
+    m_figures->setVisible(!m_figures->text().isEmpty());
+}
+
+int TelemetryPanelWidget::server() const
+{
+    return std::max(0, m_server->currentIndex());
+}
+
+QString TelemetryPanelWidget::verdict() const
+{
+    return m_verdict->text();
+}
+
+QString TelemetryPanelWidget::figures() const
+{
+    return m_figures->text();
+}
+
+} // namespace tacho::ui
