@@ -139,6 +139,21 @@ struct RunChartWidget::Content {
         }
         chart->addAxis(x, Qt::AlignBottom);
         setLogY(false);
+        if (isTelemetryChart(kind)) {
+            // Small, beside the run's charts: the unit in the title, no axis
+            // titles (the time axis is the throughput chart's), small print.
+            titleFont.setPointSizeF(std::max(7.0, titleFont.pointSizeF() * 0.85));
+            chart->setTitleFont(titleFont);
+            QFont small = chart->legend()->font();
+            small.setPointSizeF(std::max(6.5, small.pointSizeF() * 0.85));
+            chart->legend()->setFont(small);
+            chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+            for (QAbstractAxis* axis : { x, y }) {
+                axis->setTitleVisible(false);
+                axis->setLabelsFont(small);
+            }
+            chart->setMargins(QMargins(2, 0, 10, 0));
+        }
     }
 
     void setLogY(bool log)
@@ -163,6 +178,10 @@ struct RunChartWidget::Content {
             y = axis;
         }
         y->setTitleText(yTitle());
+        if (isTelemetryChart(kind)) {
+            y->setTitleVisible(false);
+            y->setLabelsFont(x->labelsFont());
+        }
         chart->addAxis(y, Qt::AlignLeft);
         for (QLineSeries* s : series)
             s->attachAxis(y);
@@ -177,8 +196,7 @@ struct RunChartWidget::Content {
         case ChartKind::Spectrum: return QObject::tr("ms");
         case ChartKind::Errors: return QObject::tr("1/s");
         case ChartKind::Cpu: return QObject::tr("% of a core");
-        case ChartKind::ServerOps: return QObject::tr("ops/s");
-        case ChartKind::ServerMemory: return QObject::tr("MiB");
+        case ChartKind::ServerOps: return QObject::tr("k ops/s");
         }
         return {};
     }
@@ -503,9 +521,8 @@ QString RunChartWidget::title(ChartKind kind)
     case ChartKind::Latency: return tr("Latency over time");
     case ChartKind::Spectrum: return tr("Latency spectrum (percentile, 1/(1-p) axis)");
     case ChartKind::Errors: return tr("Errors & reconnects");
-    case ChartKind::Cpu: return tr("CPU: server and this machine");
-    case ChartKind::ServerOps: return tr("Ops/s: the server's count and ours");
-    case ChartKind::ServerMemory: return tr("Server memory");
+    case ChartKind::Cpu: return tr("CPU, % of a core (host, steal: of all CPUs)");
+    case ChartKind::ServerOps: return tr("Thousand ops/s: the server's count and ours");
     }
     return {};
 }
@@ -519,7 +536,6 @@ QString RunChartWidget::fileStem(ChartKind kind)
     case ChartKind::Errors: return QStringLiteral("errors");
     case ChartKind::Cpu: return QStringLiteral("cpu");
     case ChartKind::ServerOps: return QStringLiteral("server-ops");
-    case ChartKind::ServerMemory: return QStringLiteral("server-memory");
     }
     return {};
 }

@@ -15,10 +15,10 @@ class QAbstractAxis;
 
 namespace tacho::ui {
 
-// The four run charts, then the telemetry panel's three (issue 19): CPU of
-// the server and of this machine, the server's ops/s beside ours, the
-// server's memory; all on the same time axis.
-enum class ChartKind { Throughput, Latency, Spectrum, Errors, Cpu, ServerOps, ServerMemory };
+// The four run charts, then the telemetry panel's two (issue 19): CPU of
+// the server and of this machine, the server's ops/s beside ours; all on
+// the same time axis.
+enum class ChartKind { Throughput, Latency, Spectrum, Errors, Cpu, ServerOps };
 
 struct ChartOptions {
     bool logScale = false;        // latency axes (latency and spectrum charts)

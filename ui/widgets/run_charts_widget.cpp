@@ -26,7 +26,7 @@ RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
 
     // The run's charts, and beside them the telemetry panel: a splitter, so
     // a person can give either more room.
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = m_split = new QSplitter(Qt::Horizontal, this);
     auto* runCharts = new QWidget(split);
     auto* grid = new QGridLayout(runCharts);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -42,8 +42,8 @@ RunChartsWidget::RunChartsWidget(QWidget* parent) : QWidget(parent)
     m_telemetry->hide();
     split->addWidget(runCharts);
     split->addWidget(m_telemetry);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 5);
+    split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     connect(m_telemetry, &TelemetryPanelWidget::serverChanged, this, &RunChartsWidget::markTelemetryDirty);
@@ -108,9 +108,20 @@ void RunChartsWidget::applyOptions()
     }
 }
 
+void RunChartsWidget::updatePanel()
+{
+    const bool wasHidden = m_telemetry->isHidden();
+    m_telemetry->update(m_run, m_live);
+    // Appearing, it takes the share its stretch says, not its minimum.
+    if (wasHidden && !m_telemetry->isHidden()) {
+        const int width = std::max(m_split->width(), 700);
+        m_split->setSizes({ width * 5 / 7, width * 2 / 7 });
+    }
+}
+
 void RunChartsWidget::markTelemetryDirty()
 {
-    m_telemetry->update(m_run, m_live);
+    updatePanel();
     std::fill(m_dirty.begin() + kRunCharts, m_dirty.end(), true);
 }
 
@@ -118,7 +129,7 @@ void RunChartsWidget::setRun(const RunRecord* run, bool live)
 {
     m_run = run;
     m_live = live && run;
-    m_telemetry->update(m_run, m_live);
+    updatePanel();
     // Antialiased lines cost most of a redraw; live, beside a busy
     // engine and server, crisp is less important than cheap.
     for (RunChartWidget* c : m_charts)

@@ -15,6 +15,7 @@
 #include "ui/widgets/telemetry_panel_widget.h"
 
 class QCheckBox;
+class QSplitter;
 
 namespace tacho::ui {
 
@@ -49,16 +50,18 @@ public:
 
 private:
     void applyOptions();
+    void updatePanel();
     void redrawNext();
 
-    static constexpr std::size_t kRunCharts = 4;   // then the panel's three
-    std::array<RunChartWidget*, 7> m_charts {};
+    static constexpr std::size_t kRunCharts = 4;   // then the panel's two
+    std::array<RunChartWidget*, 6> m_charts {};
     TelemetryPanelWidget* m_telemetry = nullptr;
+    QSplitter* m_split = nullptr;
     QCheckBox* m_logScale = nullptr;
     QTimer m_timer;
     const RunRecord* m_run = nullptr;
     bool m_live = false;
-    std::array<bool, 7> m_dirty {};
+    std::array<bool, 6> m_dirty {};
     std::size_t m_next = 0;   // the chart the next timer tick may redraw (live: its turn)
     int m_refreshes = 0;
 };

@@ -9,6 +9,7 @@
 #include "engine/telemetry/bottleneck.h"
 #include "engine/telemetry/telemetry.h"
 #include "ui/model/number_format.h"
+#include "ui/widgets/telemetry_series.h"
 
 namespace tacho::ui {
 
@@ -56,13 +57,11 @@ TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
     m_verdict->setTextFormat(Qt::RichText);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdict->setAccessibleName(tr("Bottleneck verdict"));
-    m_verdict->setToolTip(tr("What limited each test, from the server's INFO and this machine's CPU, "
-                             "with the numbers behind the call"));
     layout->addWidget(m_verdict);
 
     m_server = new QComboBox(this);
     m_server->setAccessibleName(tr("Cluster master shown"));
-    m_server->setToolTip(tr("The master whose CPU and memory the charts show (ops/s: all masters summed)"));
+    m_server->setToolTip(tr("The master whose CPU and figures the panel shows (ops/s: all masters summed)"));
     m_server->hide();
     layout->addWidget(m_server);
 
@@ -70,12 +69,18 @@ TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
     m_figures->setWordWrap(true);
     m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setAccessibleName(tr("Latest telemetry figures"));
+    m_figures->setToolTip(tr("The latest sample: the server's INFO, this machine's /proc"));
+    // Small print, so that the charts below keep their room.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_verdict->setFont(small);
+    m_figures->setFont(small);
     layout->addWidget(m_figures);
 
-    const std::array<ChartKind, 3> kinds { ChartKind::Cpu, ChartKind::ServerOps, ChartKind::ServerMemory };
+    const std::array<ChartKind, 2> kinds { ChartKind::Cpu, ChartKind::ServerOps };
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         m_charts[i] = new RunChartWidget(kinds[i], this);
-        m_charts[i]->setMinimumSize(240, 130);
+        m_charts[i]->setMinimumSize(220, 150);
         layout->addWidget(m_charts[i], 1);
     }
     connect(m_server, &QComboBox::currentIndexChanged, this, [this] {
@@ -118,30 +123,45 @@ QString TelemetryPanelWidget::verdictText(const RunRecord& run)
         if (!test.telemetry->client.unavailable.empty())
             once(tr("this machine: %1").arg(qs(test.telemetry->client.unavailable)));
     }
+    // Every test's call in a word, then the latest one's numbers and advice
+    // in full (all of them in full: verdictDetails, the tooltip).
     QStringList lines;
     for (const QString& why : unavailable)
         lines << QStringLiteral("<i>%1</i>").arg(why.toHtmlEscaped());
+    QStringList calls;
+    QString latest;
     for (const TestRecord& test : run.tests) {
         if (!test.telemetry)
             continue;
         const engine::BottleneckVerdict& verdict = test.telemetry->verdict;
         const QString colour = verdictColour(verdict.kind);
         const QString kind = QString::fromLatin1(engine::bottleneckName(verdict.kind));
-        std::string rest = engine::describeVerdict(verdict).substr(std::size_t(kind.size()));
+        calls << QStringLiteral("<b>%1</b>%2 %3")
+                     .arg(test.name.toHtmlEscaped(), test.status == QLatin1String("running") ? tr(" (so far)") : QString(),
+                          colour.isEmpty() ? kind : QStringLiteral("<span style=\"color:%1\">%2</span>").arg(colour, kind));
+        std::string reason = verdict.reason;
         for (const std::string& refusal : refusals)
-            for (std::size_t at = rest.find(refusal); at != std::string::npos; at = rest.find(refusal, at))
-                rest.replace(at, refusal.size(), "not available");
-        lines << QStringLiteral("<b>%1</b>%2: %3%4")
-                     .arg(test.name.toHtmlEscaped(),
-                          test.status == QLatin1String("running") ? tr(" (so far)") : QString(),
-                          colour.isEmpty() ? QStringLiteral("<b>%1</b>").arg(kind)
-                                           : QStringLiteral("<b style=\"color:%1\">%2</b>").arg(colour, kind),
-                          qs(rest).toHtmlEscaped());
+            for (std::size_t at = reason.find(refusal); at != std::string::npos; at = reason.find(refusal, at))
+                reason.replace(at, refusal.size(), "not available");
+        latest = QStringLiteral("%1: %2").arg(test.name, qs(reason)).toHtmlEscaped();
+        if (!verdict.advice.empty())
+            latest += QStringLiteral("<br><i>%1</i>").arg(qs(verdict.advice).toHtmlEscaped());
     }
+    if (!calls.isEmpty())
+        lines << calls.join(QStringLiteral(" · ")) << latest;
     if (lines.isEmpty())
         return run.telemetryInterval > 0 ? tr("<i>Telemetry: waiting for the first sample…</i>")
                                          : tr("<i>No telemetry recorded.</i>");
     return lines.join(QStringLiteral("<br>"));
+}
+
+QString TelemetryPanelWidget::verdictDetails(const RunRecord& run)
+{
+    QStringList lines;
+    for (const TestRecord& test : run.tests)
+        if (test.telemetry)
+            lines << QStringLiteral("%1: %2").arg(test.name, qs(engine::describeVerdict(test.telemetry->verdict)));
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString TelemetryPanelWidget::figuresText(const RunRecord& run, int server)
@@ -152,20 +172,26 @@ QString TelemetryPanelWidget::figuresText(const RunRecord& run, int server)
     const engine::TestTelemetry& t = *test->telemetry;
     QStringList parts;
     double at = 0;   // seconds into the test
+    // Running: the latest sample. Finished: one from the middle (the last
+    // covers the wind-down, connections closing, threads idle).
+    const bool running = test->status == QLatin1String("running");
+    const auto pick = [running](std::size_t count) { return running ? count - 1 : count / 2; };
     if (!t.servers.empty()) {
         const engine::ServerTelemetry& s = t.servers[std::size_t(std::clamp<int>(server, 0, int(t.servers.size()) - 1))];
         if (!s.points.empty()) {
-            const engine::ServerPoint& p = s.points.back();
+            const auto full = fullSamples(s.points, t.intervalSeconds);
+            const engine::ServerPoint& p = *full[pick(full.size())];
             at = p.endSeconds;
             parts << tr("server CPU %1").arg(percent(p.cpuPercent))
                          + (p.mainThreadCpuPercent >= 0 ? tr(" (main thread %1)").arg(percent(p.mainThreadCpuPercent)) : QString());
             parts << tr("%1 clients (%2 blocked)").arg(NumberFormat::count(p.connectedClients), NumberFormat::count(p.blockedClients));
-            parts << tr("memory %1, RSS %2, fragmentation %3")
+            parts << tr("used %1, RSS %2 (fragmentation %3)")
                          .arg(mebibytes(p.usedMemory), mebibytes(p.usedMemoryRss), QString::number(p.fragmentation, 'f', 2));
         }
     }
     if (!t.client.points.empty()) {
-        const engine::ClientPoint& p = t.client.points.back();
+        const auto full = fullSamples(t.client.points, t.intervalSeconds);
+        const engine::ClientPoint& p = *full[pick(full.size())];
         at = std::max(at, p.endSeconds);
         QStringList threads;
         for (double cpu : p.threadCpuPercent)
@@ -176,7 +202,7 @@ QString TelemetryPanelWidget::figuresText(const RunRecord& run, int server)
     }
     if (parts.isEmpty())
         return {};
-    return tr("%1 at %2 s: %3").arg(test->name).arg(at, 0, 'f', 0).arg(parts.join(QStringLiteral(" · ")));
+    return tr("%1 at %2 s — %3").arg(test->name).arg(at, 0, 'f', 0).arg(parts.join(QStringLiteral(" · ")));
 }
 
 void TelemetryPanelWidget::update(const RunRecord* run, bool live)
@@ -202,6 +228,7 @@ void TelemetryPanelWidget::update(const RunRecord* run, bool live)
     }
     m_server->setVisible(masters.size() > 1);
     m_verdict->setText(verdictText(*run));
+    m_verdict->setToolTip(verdictDetails(*run));
     m_figures->setText(figuresText(*run, server()));
     m_figures->setVisible(!m_figures->text().isEmpty());
 }

@@ -9,8 +9,6 @@ namespace tacho::ui {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 const engine::ServerTelemetry* serverAt(const engine::TestTelemetry& telemetry, int server)
 {
     if (telemetry.servers.empty())
@@ -35,7 +33,7 @@ ChartLines named(std::initializer_list<QString> names)
 
 bool isTelemetryChart(ChartKind kind)
 {
-    return kind == ChartKind::Cpu || kind == ChartKind::ServerOps || kind == ChartKind::ServerMemory;
+    return kind == ChartKind::Cpu || kind == ChartKind::ServerOps;
 }
 
 double ourOpsPerSecond(const TestRecord& test, double start, double end)
@@ -55,12 +53,10 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
 {
     ChartLines out;
     if (kind == ChartKind::Cpu)
-        out = named({ QObject::tr("server"), QObject::tr("server main thread"), QObject::tr("busiest engine thread"),
-                      QObject::tr("host busy (all CPUs)"), QObject::tr("host steal") });
+        out = named({ QObject::tr("server"), QObject::tr("main thread"), QObject::tr("engine"), QObject::tr("host"),
+                      QObject::tr("steal") });
     else if (kind == ChartKind::ServerOps)
         out = named({ QObject::tr("server's count"), QObject::tr("ours") });
-    else if (kind == ChartKind::ServerMemory)
-        out = named({ QObject::tr("used"), QObject::tr("RSS") });
     else
         return out;
 
@@ -72,23 +68,23 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
         const double offset = offsets[t];
         if (kind == ChartKind::Cpu) {
             if (const engine::ServerTelemetry* s = serverAt(telemetry, server))
-                for (const engine::ServerPoint& p : s->points) {
-                    if (offset + p.endSeconds < xMin)
+                for (const engine::ServerPoint* p : fullSamples(s->points, telemetry.intervalSeconds)) {
+                    if (offset + p->endSeconds < xMin)
                         continue;
-                    out.lines[0] << QPointF(offset + p.endSeconds, p.cpuPercent);
-                    if (p.mainThreadCpuPercent >= 0)
-                        out.lines[1] << QPointF(offset + p.endSeconds, p.mainThreadCpuPercent);
+                    out.lines[0] << QPointF(offset + p->endSeconds, p->cpuPercent);
+                    if (p->mainThreadCpuPercent >= 0)
+                        out.lines[1] << QPointF(offset + p->endSeconds, p->mainThreadCpuPercent);
                 }
-            for (const engine::ClientPoint& p : telemetry.client.points) {
-                if (offset + p.endSeconds < xMin)
+            for (const engine::ClientPoint* p : fullSamples(telemetry.client.points, telemetry.intervalSeconds)) {
+                if (offset + p->endSeconds < xMin)
                     continue;
-                const double at = offset + p.endSeconds;
-                if (!p.threadCpuPercent.empty())
-                    out.lines[2] << QPointF(at, *std::max_element(p.threadCpuPercent.begin(), p.threadCpuPercent.end()));
-                out.lines[3] << QPointF(at, p.hostBusyPercent);
-                out.lines[4] << QPointF(at, p.hostStealPercent);
+                const double at = offset + p->endSeconds;
+                if (!p->threadCpuPercent.empty())
+                    out.lines[2] << QPointF(at, *std::max_element(p->threadCpuPercent.begin(), p->threadCpuPercent.end()));
+                out.lines[3] << QPointF(at, p->hostBusyPercent);
+                out.lines[4] << QPointF(at, p->hostStealPercent);
             }
-        } else if (kind == ChartKind::ServerOps) {
+        } else {
             // A cluster: the masters' counts summed, sample by sample (one
             // sampler pass reads every master).
             std::size_t samples = 0;
@@ -97,22 +93,15 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
             for (std::size_t i = 0; i < samples; ++i) {
                 double ops = 0, start = -1, end = 0;
                 for (const engine::ServerTelemetry& s : telemetry.servers)
-                    if (i < s.points.size()) {
+                    if (i < s.points.size() && s.points[i].endSeconds - s.points[i].startSeconds >= 0.5 * telemetry.intervalSeconds) {
                         ops += s.points[i].opsPerSecond;
                         start = start < 0 ? s.points[i].startSeconds : std::min(start, s.points[i].startSeconds);
                         end = std::max(end, s.points[i].endSeconds);
                     }
-                if (offset + end < xMin)
-                    continue;
-                out.lines[0] << QPointF(offset + end, ops);
-                out.lines[1] << QPointF(offset + end, ourOpsPerSecond(test, start, end));
-            }
-        } else if (const engine::ServerTelemetry* s = serverAt(telemetry, server)) {
-            for (const engine::ServerPoint& p : s->points) {
-                if (offset + p.endSeconds < xMin)
-                    continue;
-                out.lines[0] << QPointF(offset + p.endSeconds, double(p.usedMemory) / kMiB);
-                out.lines[1] << QPointF(offset + p.endSeconds, double(p.usedMemoryRss) / kMiB);
+                if (start < 0 || offset + end < xMin)
+                    continue;   // no master had a full sample here
+                out.lines[0] << QPointF(offset + end, ops / 1000);
+                out.lines[1] << QPointF(offset + end, ourOpsPerSecond(test, start, end) / 1000);
             }
         }
     }
