@@ -348,6 +348,13 @@ private Q_SLOTS:
         window.showPage(MainWindow::ResultsTab);
         QTest::qWait(1500);
         QVERIFY(window.grab().save(stem + QStringLiteral("reopened.png")));
+        // The run against itself on the Compare page: what limited each side.
+        window.comparePage()->setRunFiles({ done->filePath, done->filePath });
+        window.showPage(MainWindow::CompareTab);
+        QTRY_COMPARE_WITH_TIMEOUT(window.comparePage()->runCount(), 2, 10000);
+        QVERIFY(!window.comparePage()->bottleneckLines().isEmpty());
+        QTest::qWait(1000);
+        QVERIFY(window.grab().save(stem + QStringLiteral("compare.png")));
     }
 };
 
