@@ -358,13 +358,15 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     std::vector<std::thread> threads;
     for (auto& plan : plans)
         workers.push_back(std::make_unique<Worker>(std::move(plan)));
-    // Each worker thread's id, for the telemetry's per-thread CPU: taken
-    // once as the thread starts, nothing on the request path.
-    std::vector<std::atomic<pid_t>> threadIds(workers.size());
+    // Each worker thread's id and last CPU figures, for the telemetry's
+    // per-thread CPU: taken as the thread starts and ends, nothing on the
+    // request path.
+    std::vector<EngineThread> engineThreads(workers.size());
     for (std::size_t i = 0; i < workers.size(); ++i)
-        threads.emplace_back([w = workers[i].get(), id = &threadIds[i]] {
-            id->store(gettid());
+        threads.emplace_back([w = workers[i].get(), thread = &engineThreads[i]] {
+            thread->recordStart();
             w->run();
+            thread->recordEnd();
         });
 
     auto stopAll = [&](bool cancel) {
@@ -431,9 +433,9 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         } else {
             sampled.push_back(TelemetryTarget { m_config.endpoint.describe(), m_config, probe });
         }
-        std::vector<pid_t> ids;
-        for (const auto& id : threadIds)
-            ids.push_back(id.load());
+        std::vector<const EngineThread*> ids;
+        for (const EngineThread& thread : engineThreads)
+            ids.push_back(&thread);
         sampler = std::make_unique<TelemetrySampler>(std::move(sampled), statsRefused, std::move(ids),
                                                      m_config.telemetryIntervalSeconds);
         sampler->start();

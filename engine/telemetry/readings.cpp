@@ -118,18 +118,47 @@ double localServerWaitSeconds(const ServerReading& reading)
     return static_cast<double>(wait) / 1e9;
 }
 
-ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64_t atNs)
+namespace {
+
+// schedstat: ns on a CPU, ns runnable but waiting, timeslices; without it
+// (a kernel without schedstats) stat's CPU time and no wait.
+void readThreadTimes(const std::string& task, std::uint64_t& cpu, std::uint64_t& wait)
+{
+    std::ifstream sched(task + "/schedstat");
+    if (sched >> cpu >> wait)
+        return;
+    const double seconds = statCpuSeconds(task + "/stat");
+    cpu = seconds > 0 ? static_cast<std::uint64_t>(seconds * 1e9) : 0;
+    wait = 0;
+}
+
+} // namespace
+
+void EngineThread::recordStart()
+{
+    id.store(gettid());
+}
+
+void EngineThread::recordEnd()
+{
+    std::uint64_t cpu = 0, wait = 0;
+    readThreadTimes("/proc/thread-self", cpu, wait);
+    cpuNs.store(cpu);
+    waitNs.store(wait);
+    ended.store(true);
+}
+
+ClientReading readClientReading(const std::vector<const EngineThread*>& threads, std::uint64_t atNs)
 {
     ClientReading r;
     r.atNs = atNs;
-    for (const pid_t tid : threadIds) {
-        // schedstat: ns on a CPU, ns runnable but waiting, timeslices.
-        std::ifstream sched("/proc/self/task/" + std::to_string(tid) + "/schedstat");
+    for (const EngineThread* thread : threads) {
         std::uint64_t cpu = 0, wait = 0;
-        if (!(sched >> cpu >> wait)) {
-            const double seconds = statCpuSeconds("/proc/self/task/" + std::to_string(tid) + "/stat");
-            cpu = seconds > 0 ? static_cast<std::uint64_t>(seconds * 1e9) : 0;
-            wait = 0;
+        if (thread->ended.load()) {
+            cpu = thread->cpuNs.load();
+            wait = thread->waitNs.load();
+        } else {
+            readThreadTimes("/proc/self/task/" + std::to_string(thread->id.load()), cpu, wait);
         }
         r.threadCpuNs.push_back(cpu);
         r.threadWaitNs.push_back(wait);

@@ -2,6 +2,7 @@
 // Raw readings (cumulative counters as the server and the kernel give them)
 // and their conversion into per-interval points. Parsing and arithmetic only,
 // so the conversion is testable without a server.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,9 +54,21 @@ struct ClientReading {
 // -1 otherwise.
 double localServerWaitSeconds(const ServerReading& reading);
 
-// Reads /proc for the given threads of this process, this process's RSS and
-// the host's CPU counters. A thread gone reads as its last value.
-ClientReading readClientReading(const std::vector<pid_t>& threadIds, std::uint64_t atNs);
+// One engine thread as telemetry sees it: its id, and its own last figures,
+// stored as it ends: its /proc entry goes with it, and without them the
+// test's last interval would read as idle.
+struct EngineThread {
+    std::atomic<pid_t> id { 0 };
+    std::atomic<bool> ended { false };
+    std::atomic<std::uint64_t> cpuNs { 0 };
+    std::atomic<std::uint64_t> waitNs { 0 };
+    void recordStart();   // on the thread, as it starts
+    void recordEnd();     // on the thread, as it ends
+};
+
+// Reads /proc for the given threads of this process (an ended thread: its
+// own last figures), this process's RSS and the host's CPU counters.
+ClientReading readClientReading(const std::vector<const EngineThread*>& threads, std::uint64_t atNs);
 
 // Consecutive readings → points; times relative to `originNs` (the test's
 // measured start; warm-up points come out negative).

@@ -20,7 +20,7 @@ std::string notAvailable(const std::string& why)
 } // namespace
 
 TelemetrySampler::TelemetrySampler(std::vector<TelemetryTarget> servers, std::string serverRefusal,
-                                   std::vector<pid_t> engineThreads, double intervalSeconds)
+                                   std::vector<const EngineThread*> engineThreads, double intervalSeconds)
     : m_threads(std::move(engineThreads)), m_intervalSeconds(intervalSeconds > 0 ? intervalSeconds : 1.0)
 {
     for (TelemetryTarget& target : servers) {
@@ -86,8 +86,8 @@ void TelemetrySampler::sample()
     ClientReading reading = readClientReading(m_threads, nowNs());
     std::lock_guard lock(m_dataMutex);
     ++m_samples;
-    // A thread that has ended (the test's last moments) reads as nothing:
-    // it keeps its last figures, so its interval does not go negative.
+    // A thread gone without its last figures (it never recorded them)
+    // keeps the previous ones, so its interval does not go negative.
     if (!m_client.empty()) {
         const ClientReading& last = m_client.back();
         for (std::size_t t = 0; t < reading.threadCpuNs.size() && t < last.threadCpuNs.size(); ++t) {

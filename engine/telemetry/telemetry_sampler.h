@@ -33,7 +33,7 @@ class TelemetrySampler {
 public:
     // `serverRefusal`: non-empty when the target is known to refuse INFO
     // (the capability probe's text): the servers are then not asked.
-    TelemetrySampler(std::vector<TelemetryTarget> servers, std::string serverRefusal, std::vector<pid_t> engineThreads,
+    TelemetrySampler(std::vector<TelemetryTarget> servers, std::string serverRefusal, std::vector<const EngineThread*> engineThreads,
                      double intervalSeconds);
     ~TelemetrySampler();
     TelemetrySampler(const TelemetrySampler&) = delete;
@@ -67,7 +67,7 @@ private:
     void readServer(Node& node);
 
     std::vector<Node> m_nodes;
-    std::vector<pid_t> m_threads;
+    std::vector<const EngineThread*> m_threads;
     double m_intervalSeconds;
     std::vector<ClientReading> m_client;
     std::uint64_t m_infoCalls = 0;

@@ -78,6 +78,16 @@ private slots:
         const TestTelemetry& recorded = result.tests.at(0).telemetry;
         QVERIFY(recorded.servers.at(0).points.size() >= lastServerPoints);
         QVERIFY(recorded.client.points.size() >= lastClientPoints);
+        // The engine thread worked to the end: every point of the record,
+        // the last one after the thread has ended included, shows its CPU
+        // (its /proc entry is gone by then; it left its own figures).
+        for (const ClientPoint& point : recorded.client.points) {
+            if (point.endSeconds - point.startSeconds < 0.5 * config.telemetryIntervalSeconds || point.endSeconds <= 0)
+                continue;   // a sliver, or the warm-up
+            QVERIFY2(point.threadCpuPercent.at(0) > 0,
+                     qPrintable(QString("engine thread idle in %1..%2 s").arg(point.startSeconds).arg(point.endSeconds)));
+        }
+        QVERIFY(recorded.client.points.back().threadCpuPercent.at(0) > 0);
     }
 
     void noTelemetryMeansNoneLive()
