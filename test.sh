@@ -54,7 +54,9 @@ exec 3< <(nice -n 15 bash -c '
   echo "tsan $status"' sanitizer-builds "${fuzz_args[@]}" </dev/null)
 
 failed=()
-tacho_with_test_keyring ctest --preset release --output-on-failure --timeout 300 --no-tests=error "$@" ||
+# Two at a time: most suites wait on servers and child processes; those that
+# judge CPU use run alone (RUN_SERIAL in tests/CMakeLists.txt).
+tacho_with_test_keyring ctest --preset release -j 2 --output-on-failure --timeout 300 --no-tests=error "$@" ||
   failed+=("release suites")
 tacho_log "release suites done"
 
