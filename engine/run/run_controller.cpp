@@ -407,6 +407,19 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         worker->start(startNs, warmupEndNs, endNs);
     // Telemetry from here (not during the connect phase) to the workers' end.
     std::unique_ptr<TelemetrySampler> sampler;
+    auto verdictContext = [&](double achievedRate) {
+        VerdictContext context;
+        context.targetRate = test.targetRate;
+        context.achievedRate = achievedRate;
+        context.connections = connections;
+        context.pipeline = m_config.pipeline;
+        context.threads = workerCount;
+        return context;
+    };
+    // The live view's telemetry: rebuilt when the sampler has read again
+    // (once per sampling interval), the same object in between.
+    std::shared_ptr<const TestTelemetry> liveTelemetry;
+    std::uint64_t liveSamples = 0;
     if (m_config.telemetry) {
         std::vector<TelemetryTarget> sampled;
         if (slots) {
@@ -509,6 +522,17 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
                         spectrumScratch.add(command.latency);
                     snapshot->spectrum = latencySpectrum(spectrumScratch);
                 }
+            }
+            if (sampler && !warmup) {
+                const std::uint64_t taken = sampler->samplesTaken();
+                if (taken != liveSamples) {
+                    liveSamples = taken;
+                    auto live = std::make_shared<TestTelemetry>(sampler->result(warmupEndNs));
+                    const double soFar = elapsed > 0 ? static_cast<double>(total.requests()) / elapsed : 0.0;
+                    live->verdict = judgeBottleneck(*live, verdictContext(soFar));
+                    liveTelemetry = std::move(live);
+                }
+                snapshot->telemetry = liveTelemetry;
             }
             m_onSnapshot(std::move(snapshot));
         }
@@ -676,13 +700,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
         std::vector<ServerCommandTime> commandTimes = std::move(test.telemetry.commandTimes);
         test.telemetry = sampler->result(warmupEndNs);
         test.telemetry.commandTimes = std::move(commandTimes);
-        VerdictContext context;
-        context.targetRate = test.targetRate;
-        context.achievedRate = test.requestsPerSecond();
-        context.connections = connections;
-        context.pipeline = m_config.pipeline;
-        context.threads = workerCount;
-        test.telemetry.verdict = judgeBottleneck(test.telemetry, context);
+        test.telemetry.verdict = judgeBottleneck(test.telemetry, verdictContext(test.requestsPerSecond()));
     }
     return test;
 }

@@ -30,6 +30,10 @@ struct IntervalSnapshot {
     // spectrum, about 10 points per decade of 1/(1-p): one pass over the
     // histogram per tick. Empty during the warm-up.
     std::vector<SpectrumSample> spectrum;
+    // The test's telemetry so far (points up to the latest sample, the
+    // verdict judged over them with the rate so far); the same object until
+    // the next sample; null with telemetry off or before the first sample.
+    std::shared_ptr<const TestTelemetry> telemetry;
 };
 
 class RunController {

@@ -84,6 +84,8 @@ void TelemetrySampler::sample()
     for (Node& node : m_nodes)
         readServer(node);
     ClientReading reading = readClientReading(m_threads, nowNs());
+    std::lock_guard lock(m_dataMutex);
+    ++m_samples;
     // A thread that has ended (the test's last moments) reads as nothing:
     // it keeps its last figures, so its interval does not go negative.
     if (!m_client.empty()) {
@@ -98,8 +100,11 @@ void TelemetrySampler::sample()
 
 void TelemetrySampler::readServer(Node& node)
 {
-    if (!node.unavailable.empty())
-        return;
+    {
+        std::lock_guard lock(m_dataMutex);
+        if (!node.unavailable.empty())
+            return;
+    }
     std::string error;
     // A CLIENT KILL closes this connection too: opened again, once per reading.
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -111,26 +116,36 @@ void TelemetrySampler::readServer(Node& node)
         const auto reply = node.client->command({ "INFO" }, &error);
         if (reply) {
             if (reply->isError()) {
+                std::lock_guard lock(m_dataMutex);
                 node.unavailable = notAvailable(printable(reply->text));
                 return;
             }
             ++m_infoCalls;
             ServerReading reading = parseServerReading(reply->text, nowNs());
             reading.mainThreadWaitSeconds = localServerWaitSeconds(reading);
+            std::lock_guard lock(m_dataMutex);
             node.readings.push_back(reading);
             return;
         }
         if (!node.client->peerClosed())
             break;
     }
-    node.unavailable = notAvailable(printable(error));
     node.client->close();
+    std::lock_guard lock(m_dataMutex);
+    node.unavailable = notAvailable(printable(error));
+}
+
+std::uint64_t TelemetrySampler::samplesTaken() const
+{
+    std::lock_guard lock(m_dataMutex);
+    return m_samples;
 }
 
 TestTelemetry TelemetrySampler::result(std::uint64_t originNs) const
 {
     TestTelemetry telemetry;
     telemetry.intervalSeconds = m_intervalSeconds;
+    std::lock_guard lock(m_dataMutex);
     for (const Node& node : m_nodes) {
         ServerTelemetry server;
         server.address = node.target.address;

@@ -43,8 +43,11 @@ public:
     // Takes a last reading (unless one was just taken) and joins.
     void stop();
 
-    // After stop(): the points on the time axis that starts at `originNs`.
+    // The points so far on the time axis that starts at `originNs`: while
+    // running (the live view) and after stop() (the test's record).
     TestTelemetry result(std::uint64_t originNs) const;
+    // Readings taken so far: a live view rebuilds only when this moves.
+    std::uint64_t samplesTaken() const;
     // After stop(): Tacho's own commands on the servers (for the cross-check).
     std::uint64_t infoCalls() const { return m_infoCalls; }
     std::uint64_t connectionsOpened() const { return m_opens; }
@@ -59,6 +62,8 @@ private:
     };
     void loop();
     void sample();
+    // Network I/O, outside the lock; the reading (or why none) is stored
+    // under it, so result() can run while sampling goes on.
     void readServer(Node& node);
 
     std::vector<Node> m_nodes;
@@ -67,7 +72,9 @@ private:
     std::vector<ClientReading> m_client;
     std::uint64_t m_infoCalls = 0;
     std::uint64_t m_opens = 0;
-    std::mutex m_mutex;
+    std::uint64_t m_samples = 0;
+    mutable std::mutex m_dataMutex;      // m_nodes' readings and unavailable, m_client, m_samples
+    std::mutex m_mutex;                  // m_stop
     std::condition_variable m_wake;
     bool m_stop = false;
     std::thread m_thread;
