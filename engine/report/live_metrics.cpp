@@ -366,6 +366,8 @@ void LiveMetricsExporter::onSnapshot(const IntervalSnapshot& snapshot)
     if (!snapshot.warmup)
         m_metrics.errors += point.errors;
     m_metrics.connections = point.connections;
+    if (snapshot.telemetry)   // the same pointer repeats between samples: no copy
+        m_metrics.telemetry = snapshot.telemetry;
     m_windowRequests += point.requests;
     m_windowSeconds += std::max(0.0, point.endSeconds - point.startSeconds);
     m_windowLatencySum += point.mean * double(point.requests);

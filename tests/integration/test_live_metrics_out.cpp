@@ -142,8 +142,8 @@ private slots:
     void initTestCase() { QVERIFY2(m_dir.isValid(), "temporary directory"); }
 
     // Issue 19: redis-benchmark dialect, --prometheus-file. The file is there
-    // while the test runs (not finished, requests counted), promtool parses
-    // it then and after the run, and the final counts are the run's and the
+    // while the test runs (not finished, requests counted, the server's
+    // figures and the live verdict in it), promtool parses it then and after the run, and the final counts are the run's and the
     // server's.
     void prometheusFileDuringAndAfterTheRun()
     {
@@ -158,7 +158,9 @@ private slots:
         QByteArray during;
         const bool live = cli.waitUntil([&] {
             during = readFile(prom);
-            return sampleValue(during, "tacho_test_finished") == 0 && sampleValue(during, "tacho_requests_total") > 0;
+            return sampleValue(during, "tacho_test_finished") == 0 && sampleValue(during, "tacho_requests_total") > 0
+                && sampleValue(during, "tacho_server_requests_per_second") > 0
+                && sampleValue(during, "tacho_bottleneck", "kind=\"unknown\"") >= 0;
         }, 30000);
         QVERIFY2(live, during.constData());
         const QString duringProblem = promtoolProblem(during);
