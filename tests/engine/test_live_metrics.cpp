@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "engine/cli/memtier_args.h"
+#include "engine/cli/redis_benchmark_args.h"
 #include "engine/report/live_metrics.h"
 #include "engine/resp/printable_text.h"
 #include "support/hostile_text.h"
@@ -249,6 +251,28 @@ private slots:
         QVERIFY(QRegularExpression("\ntacho_test_finished\\{[^}]*\\} 1\n").match(text).hasMatch());
         QVERIFY(promtoolProblem(text.toStdString()).isEmpty());
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);   // no temporary left
+    }
+
+    // Issue 19: both dialects take the options, documented in their --help.
+    void bothDialectsParseAndDocumentTheOptions()
+    {
+        const std::vector<std::string> rb { "--prometheus-file", "m.prom", "--statsd", "[::1]:8125" };
+        const LiveMetricsOptions a = parseRedisBenchmarkArgs(rb).liveMetrics;
+        QCOMPARE(a.prometheusFile, std::string("m.prom"));
+        QCOMPARE(a.statsdHost, std::string("::1"));
+        QCOMPARE(a.statsdPort, std::uint16_t(8125));
+        const std::vector<std::string> mt { "--prometheus-file=n.prom", "--statsd=stats.example:9125" };
+        const LiveMetricsOptions b = parseMemtierArgs(mt).liveMetrics;
+        QCOMPARE(b.prometheusFile, std::string("n.prom"));
+        QCOMPARE(b.statsdHost, std::string("stats.example"));
+        QCOMPARE(b.statsdPort, std::uint16_t(9125));
+        QVERIFY(!parseRedisBenchmarkArgs(std::vector<std::string> {}).liveMetrics.enabled());   // off by default
+        for (const std::string& usage : { redisBenchmarkUsage(), memtierUsage() }) {
+            QVERIFY(usage.find("--prometheus-file") != std::string::npos);
+            QVERIFY(usage.find("--statsd") != std::string::npos);
+        }
+        for (const char* bad : { "8125", "host:", ":8125", "host:0", "host:65536", "host:-1", "::1:8125", "[::1:8125", "host:81x" })
+            QVERIFY_THROWS_EXCEPTION(UsageError, parseRedisBenchmarkArgs(std::vector<std::string> { "--statsd", bad }));
     }
 
     // Issue 19: a file in a folder that does not exist is refused before a run.
