@@ -14,7 +14,8 @@
 #   tacho_with_test_keyring CMD...       runs CMD in a private D-Bus session with an unlocked
 #                                        gnome-keyring (for the keychain tests)
 
-# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included; the last
+# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included (promtool,
+# from the package prometheus, checks the live metrics file; its service is not needed); the last
 # line builds and checks the Debian package (dpkg-shlibdeps, appstreamcli, desktop-file-validate,
 # rsvg-convert for the PNG icons, man).
 # shellcheck disable=SC2034  # used by the scripts that source this file
@@ -22,7 +23,7 @@ TACHO_PACKAGES=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev qtkeychain-qt6-dev
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
-  redis-server redis-tools nutcracker
+  redis-server redis-tools nutcracker prometheus
   xvfb xauth dbus-x11 gnome-keyring
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db

@@ -277,7 +277,7 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             else
                 throw UsageError(label + ": must be command or line (got " + quoted(value) + ")");
         } else if (name.starts_with("--statsd-") || name == "--graphite-port") {
-            throw notSupported(label, "StatsD/Graphite export");
+            throw notSupported(label, "memtier's StatsD/Graphite export (Tacho's own: --statsd HOST:PORT)");
         } else if (name == "--requests") {
             if (value == "allkeys") {
                 w.allKeys = true;
@@ -332,6 +332,10 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
             config.telemetry = false;
         } else if (name == "--telemetry-interval") {
             config.telemetryIntervalSeconds = telemetryIntervalSeconds(label, std::string(value));
+        } else if (name == "--prometheus-file") {
+            inv.liveMetrics.prometheusFile = nonEmpty();
+        } else if (name == "--statsd") {
+            parseStatsdAddress(label, std::string(value), inv.liveMetrics);
         } else if (name == "--reply-timeout") {
             config.replyTimeoutMs = replyTimeoutMs(label, parseDecimal(label, value), std::string(value));
         } else if (name == "--thread-conn-start-min-jitter-micros" || name == "--thread-conn-start-max-jitter-micros") {

@@ -18,6 +18,7 @@
 #include "engine/cli/secrets.h"
 #include "engine/cli/usage_error.h"
 #include "engine/config/run_config.h"
+#include "engine/report/live_metrics.h"
 #include "engine/workload/memtier_workload.h"
 
 namespace tacho::engine {
@@ -56,6 +57,7 @@ struct MemtierInvocation {
     std::string jsonOutFile;                   // --json-out-file: memtier's JSON layout
     std::string hdrFilePrefix;                 // --hdr-file-prefix: .hgrm and .hlog files
     std::string jsonPath;                      // --json: Tacho's run file
+    LiveMetricsOptions liveMetrics;            // --prometheus-file, --statsd
     bool showConfig = false;
     // --client-stats: one CSV per connection, PREFIX-<run>-<thread>-<client>.csv
     // (engine/report/memtier_client_stats.h).

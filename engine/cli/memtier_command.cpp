@@ -197,12 +197,14 @@ struct Block {
 
 // Runs one controller to the end, with a progress line on a terminal.
 RunResult runWithProgress(RunController& controller, const CommandIo& io, const std::string& label,
-                          std::vector<double>& endTimes)
+                          std::vector<double>& endTimes, LiveMetricsExporter* liveMetrics)
 {
     std::ostream& err = *io.err;
     bool shown = false;
     controller.onNotice([&](const std::string& text) { err << kPrefix << text << "\n" << std::flush; });
     controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
+        if (liveMetrics)
+            liveMetrics->onSnapshot(*snapshot);
         if (!io.interactive)
             return;
         const double interval = snapshot->point.endSeconds - snapshot->point.startSeconds;
@@ -216,7 +218,11 @@ RunResult runWithProgress(RunController& controller, const CommandIo& io, const 
             << ") msec latency" << std::flush;
         shown = true;
     });
-    controller.onTestFinished([&](const TestResult&, const Environment&) { endTimes.push_back(epochSeconds()); });
+    controller.onTestFinished([&](const TestResult& test, const Environment&) {
+        if (liveMetrics)
+            liveMetrics->onTestFinished(test);
+        endTimes.push_back(epochSeconds());
+    });
     RunResult result = controller.run();
     if (shown)
         err << "\r\033[K" << std::flush;
@@ -281,6 +287,11 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
              << "\n===================================================\n";
     }
 
+    bool liveMetricsFailed = false;
+    auto liveMetrics = startLiveMetrics(inv.liveMetrics, err, kPrefix, &liveMetricsFailed);
+    if (liveMetricsFailed)
+        return 2;
+
     int status = 0;
     // Both controllers live until the end: the interrupt handler may hold a
     // pointer to either.
@@ -296,7 +307,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         if (io.onController)
             io.onController(preloadController.get());
         std::vector<double> ends;
-        preloadResult = runWithProgress(*preloadController, io, "PRELOAD", ends);
+        preloadResult = runWithProgress(*preloadController, io, "PRELOAD", ends, liveMetrics.get());
         if (!preloadResult->tests.empty())
             preloadStats = memtierStatsFromTest(preloadResult->tests.front(), { "SET", "GET" }, true, false,
                                                 ends.empty() ? epochSeconds() : ends.front());
@@ -322,7 +333,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         mainController = std::make_unique<RunController>(config);
         if (io.onController)
             io.onController(mainController.get());
-        result = runWithProgress(*mainController, io, "memtier", ends);
+        result = runWithProgress(*mainController, io, "memtier", ends, liveMetrics.get());
         if (result.status == RunStatus::Failed) {
             err << kPrefix << "error: " << withAuthAdvice(result.failure, kMemtierAuthAdvice) << "\n";
             status = 1;
@@ -336,6 +347,8 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     } else if (preloadResult->status == RunStatus::Stopped) {
         err << kPrefix << "stopped during the preload; the measured run did not start\n";
     }
+
+    finishLiveMetrics(liveMetrics, err, kPrefix);
 
     // ---- text report ----
     std::vector<MemtierRunStats> runs;

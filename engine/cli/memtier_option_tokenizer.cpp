@@ -62,6 +62,7 @@ constexpr OptionSpec kOptions[] = {
     { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
     { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
     { "no-telemetry", 0, false }, { "telemetry-interval", 0, true },
+    { "prometheus-file", 0, true }, { "statsd", 0, true },
 };
 
 // The option "--name" means (exact, or an unambiguous prefix, as

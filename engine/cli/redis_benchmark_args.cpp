@@ -228,6 +228,10 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
             config.telemetry = false;
         } else if (arg == "--telemetry-interval") {
             config.telemetryIntervalSeconds = telemetryIntervalSeconds(arg, value());
+        } else if (arg == "--prometheus-file") {
+            result.liveMetrics.prometheusFile = nonEmpty(value());
+        } else if (arg == "--statsd") {
+            parseStatsdAddress(arg, value(), result.liveMetrics);
         } else if (arg == "--help") {
             // Like redis-benchmark: help wins over whatever follows.
             result.showHelp = true;
@@ -412,6 +416,14 @@ Tacho additions:
                     bottleneck verdict then.
  --telemetry-interval <sec>
                     Sample that often (decimal, 0.1 to 3600; default 1).
+ --prometheus-file <file>
+                    Live metrics: once a second, rewrite <file> (atomically)
+                    with the running test's ops/s, latency, errors, server and
+                    client telemetry and verdict in Prometheus text format,
+                    for node_exporter's textfile collector.
+ --statsd <host:port>
+                    Live metrics: the same once a second as StatsD gauges
+                    (tacho.*) over UDP, e.g. --statsd 127.0.0.1:8125.
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/cli/usage_error.h"
+#include "engine/report/live_metrics.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/config/run_config.h"
 
@@ -19,6 +20,7 @@ struct RedisBenchmarkInvocation {
     int precision = 3;                        // --precision: decimals in latency output
     std::string jsonPath;                     // --json FILE: write the run file there
     bool cleanup = false;                     // --cleanup: remove the tests' keys after the run
+    LiveMetricsOptions liveMetrics;           // --prometheus-file, --statsd
     bool showHelp = false;                    // --help
     bool showVersion = false;                 // --version
 };

@@ -77,6 +77,11 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         return 2;
     }
 
+    bool liveMetricsFailed = false;
+    auto liveMetrics = startLiveMetrics(invocation.liveMetrics, err, kPrefix, &liveMetricsFailed);
+    if (liveMetricsFailed)
+        return 2;
+
     RunController controller(config);
     if (io.onController)
         io.onController(&controller);
@@ -92,6 +97,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     };
     auto lastErrorShown = std::chrono::steady_clock::time_point {};
     controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
+        if (liveMetrics)
+            liveMetrics->onSnapshot(*snapshot);
         if (config.showErrors && !snapshot->lastError.empty()) {
             const auto now = std::chrono::steady_clock::now();
             if (now - lastErrorShown >= std::chrono::seconds(1)) {   // redis-benchmark's -e rate
@@ -112,6 +119,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
 
     bool headerPrinted = false;
     controller.onTestFinished([&](const TestResult& test, const Environment& environment) {
+        if (liveMetrics)
+            liveMetrics->onTestFinished(test);
         clearProgress();
         // A test that failed before sending anything has no report, only
         // its error (printed once at the end).
@@ -130,6 +139,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
 
     const RunResult result = controller.run();
     clearProgress();
+    finishLiveMetrics(liveMetrics, err, kPrefix);
 
     const bool anyMeasured = std::any_of(result.tests.begin(), result.tests.end(),
                                          [](const TestResult& test) { return test.requests > 0; });

@@ -40,6 +40,10 @@ auto parseWorkloadInvocation(const std::string& prefix, Parse parse)
         throw UsageError(prefix + (inv.showHelp ? "--help" : "--version") + " is not a workload option");
     if (!inv.jsonPath.empty())
         throw UsageError(prefix + "--json: give --json before '--' (it writes the whole run's file)");
+    // Live metrics follow one run's tests; a series of steps has no such exporter yet.
+    if (inv.liveMetrics.enabled())
+        throw UsageError(prefix + (inv.liveMetrics.prometheusFile.empty() ? "--statsd" : "--prometheus-file")
+                         + ": live metrics are not available for a series of runs");
     return inv;
 }
 

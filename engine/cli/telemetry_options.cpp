@@ -1,6 +1,7 @@
 #include "engine/cli/telemetry_options.h"
 
 #include <cstdlib>
+#include <ostream>
 
 #include "engine/cli/usage_error.h"
 #include "engine/resp/printable_text.h"
@@ -30,6 +31,57 @@ std::string bottleneckLines(const RunResult& result)
         lines += printable(describeVerdict(test.telemetry.verdict)) + "\n";
     }
     return lines;
+}
+
+void parseStatsdAddress(const std::string& option, const std::string& text, LiveMetricsOptions& options)
+{
+    const auto fail = [&] {
+        throw UsageError(option + ": expected HOST:PORT, e.g. 127.0.0.1:8125 or [::1]:8125 (got " + printable(text) + ")");
+    };
+    const std::size_t colon = text.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+        fail();
+    std::string host = text.substr(0, colon);
+    if (host.front() == '[') {
+        if (host.size() < 3 || host.back() != ']')
+            fail();
+        host = host.substr(1, host.size() - 2);
+    } else if (host.find(':') != std::string::npos) {
+        fail();   // a bare IPv6 address: the port would be ambiguous
+    }
+    const std::string port = text.substr(colon + 1);
+    char* end = nullptr;
+    const long value = std::strtol(port.c_str(), &end, 10);
+    if (end != port.c_str() + port.size() || port.front() == '-' || port.front() == '+' || value < 1 || value > 65535)
+        fail();
+    options.statsdHost = host;
+    options.statsdPort = static_cast<std::uint16_t>(value);
+}
+
+std::unique_ptr<LiveMetricsExporter> startLiveMetrics(const LiveMetricsOptions& options, std::ostream& err,
+                                                      const char* prefix, bool* failed)
+{
+    *failed = false;
+    if (!options.enabled())
+        return nullptr;
+    std::string error;
+    auto exporter = LiveMetricsExporter::start(options, &error);
+    if (!exporter) {
+        err << prefix << printable(error) << "\n";
+        *failed = true;
+    }
+    return exporter;
+}
+
+void finishLiveMetrics(std::unique_ptr<LiveMetricsExporter>& exporter, std::ostream& err, const char* prefix)
+{
+    if (!exporter)
+        return;
+    exporter->stop();   // every export written (or failed) by now
+    const std::string error = exporter->firstError();
+    exporter.reset();
+    if (!error.empty())
+        err << prefix << printable(error) << "\n";
 }
 
 } // namespace tacho::engine
