@@ -141,11 +141,12 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
         in.engineWaitMaxPercent = std::max(in.engineWaitMaxPercent, waited);
         in.hostBusyMaxPercent = std::max(in.hostBusyMaxPercent, p->hostBusyPercent);
         in.hostStealMaxPercent = std::max(in.hostStealMaxPercent, p->hostStealPercent);
-        // A busy host limits the run only when it holds the engine back: a
-        // thread that sleeps on round trips is not slowed by a neighbour's build.
-        const bool hostHot = p->hostBusyPercent >= thresholds.hostBusyPercent
-            && waited >= thresholds.hostStarvedWaitPercent;
-        if (demand >= thresholds.engineThreadPercent || hostHot)
+        // This machine limits the run when it holds an engine thread back: a
+        // thread kept waiting for a CPU (by a busy host, or by the CPUs it
+        // may use: pinning, a cgroup) — not a thread sleeping on round trips
+        // beside a neighbour's build.
+        const bool starved = waited >= thresholds.hostStarvedWaitPercent;
+        if (demand >= thresholds.engineThreadPercent || starved)
             ++in.clientHotIntervals;
     }
     in.intervalsJudged = std::max(serverJudged, static_cast<int>(clientPoints.size()));
@@ -177,9 +178,14 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
                 ? "more --threads, or another load machine"
                 : "another load machine (every CPU here already runs an engine thread)";
         } else {
-            v.reason = "the host was " + percent(in.hostBusyMaxPercent) + " busy (steal "
-                + percent(std::max(0.0, in.hostStealMaxPercent)) + "), an engine thread waited "
-                + percent(in.engineWaitMaxPercent) + " of the time for a CPU";
+            const std::string waitedText = "an engine thread waited " + percent(in.engineWaitMaxPercent)
+                + " of the time for a CPU";
+            const std::string hostText = "the host was " + percent(in.hostBusyMaxPercent) + " busy (steal "
+                + percent(std::max(0.0, in.hostStealMaxPercent)) + ")";
+            // Below the host line, the CPUs the engine may use were taken (pinning, a cgroup).
+            v.reason = in.hostBusyMaxPercent >= thresholds.hostBusyPercent
+                ? hostText + ", " + waitedText
+                : waitedText + " while " + hostText + ": the CPUs it may run on were taken";
             v.advice = "another load machine";
         }
         if (!serverText.empty())

@@ -79,8 +79,8 @@ Bottleneck bottleneckFromName(const std::string& name);
 struct VerdictThresholds {
     double serverThreadPercent = 90;      // the server's busiest thread, % of a core
     double engineThreadPercent = 90;      // an engine thread's CPU + run-queue wait, % of a core
-    double hostBusyPercent = 95;          // the host, steal included…
-    double hostStarvedWaitPercent = 25;   // …counts when an engine thread waited this long for a CPU
+    double hostBusyPercent = 95;          // the host, steal included: above it, the reason blames the host
+    double hostStarvedWaitPercent = 25;   // an engine thread that waited this long for a CPU was held back
     double shareOfSeconds = 0.5;          // "most seconds": at least this share of the judged intervals
     double rateHeldRatio = 0.97;          // open loop: achieved ÷ asked for at least this
 };

@@ -199,6 +199,16 @@ private slots:
         QCOMPARE(v.advice, std::string("another load machine"));
     }
 
+    // The engine pinned to a CPU others use (or a cgroup's share): it waits
+    // for a CPU most of the time while the host as a whole has room.
+    void clientBoundByTheCpusItMayUse()
+    {
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(35, 5) }, clientAt(15, 75, 74, 4)), closedLoop());
+        QCOMPARE(v.kind, Bottleneck::ClientBound);
+        QVERIFY2(v.reason.find("the CPUs it may run on were taken") != std::string::npos, v.reason.c_str());
+        QCOMPARE(v.advice, std::string("another load machine"));
+    }
+
     void aBusyHostThatDoesNotHoldTheEngineBackIsNotTheLimit()
     {
         // Someone else's build keeps the host busy; the engine sleeps on round trips.

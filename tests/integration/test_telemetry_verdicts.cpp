@@ -212,10 +212,11 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const QJsonObject telemetry = firstTestTelemetry(json);
         QVERIFY2(verdictOf(telemetry) == "client-bound", qPrintable(describe(telemetry)));
-        // Either reading of it: an engine thread that wanted a whole core,
-        // or a host with every CPU taken holding an engine thread back.
+        // Any reading of it: an engine thread that wanted a whole core, one
+        // kept waiting by a busy host, or by the CPU it may run on.
         QVERIFY2(run.out.contains("bottleneck: client-bound (an engine thread wanted ")
-                     || run.out.contains("bottleneck: client-bound (the host was "),
+                     || run.out.contains("bottleneck: client-bound (the host was ")
+                     || run.out.contains("bottleneck: client-bound (an engine thread waited "),
                  run.out.right(400).constData());
     }
 
