@@ -364,6 +364,16 @@ private:
                 }
                 s += "</tr>\n";
             }
+            if (std::any_of(row.bottlenecks.begin(), row.bottlenecks.end(), [](const std::string& b) { return !b.empty(); })) {
+                s += "<tr>" + td("bottleneck", "name");
+                for (std::size_t r = 0; r < n; ++r) {
+                    s += td(row.bottlenecks[r].empty() ? "not recorded" : row.bottlenecks[r],
+                            row.bottlenecks[r].empty() ? "name na" : "name");
+                    if (r != cmp.baseline)
+                        s += td("");
+                }
+                s += "</tr>\n";
+            }
             for (std::size_t m = 0; m < kMetricCount; ++m) {
                 const Metric metric = kAllMetrics[m];
                 s += "<tr>" + td(metricLabel(metric, cmp.normalisation), "name");

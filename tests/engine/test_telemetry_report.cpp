@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/report/comparison.h"
 #include "engine/report/html_report.h"
 #include "engine/report/run_file.h"
 #include "engine/report/run_file_reader.h"
@@ -53,6 +54,14 @@ std::string lastXTick(const std::string& chart)
             last = label;
     }
     return last;
+}
+
+int occurrences(const std::string& text, const std::string& what)
+{
+    int n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
 }
 
 bool wellFormed(const std::string& html, QString* why)
@@ -177,6 +186,47 @@ private slots:
         QVERIFY(report.chartIds == charts);
         // The throughput chart's axis is its own again: up to the intervals' last midpoint, 3.5 s.
         QCOMPARE(lastXTick(chartText(report.html, "chart-run1-test1-throughput")), std::string("3.5"));
+    }
+
+    // A comparison names each side's verdict, and warns when one was client-bound.
+    void aComparisonNamesTheVerdicts()
+    {
+        TelemetryRunSpec client;
+        client.kind = Bottleneck::ClientBound;
+        client.reason = "engine thread 99% of a core";
+        client.advice = "more --threads, or another load machine";
+        const LoadedRun a = loaded(telemetryRun(), "a.json"), b = loaded(telemetryRun(client), "b.json");
+        const Comparison cmp = compareRuns({ &a, &b });
+        const std::string text = formatComparison(cmp);
+        QVERIFY2(text.find("[1] bottleneck: server-bound (" + TelemetryRunSpec().reason + ")") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("[2] bottleneck: client-bound (engine thread 99% of a core): more --threads, or another load machine")
+                     != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("[2] b.json was client-bound in SET") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("[1] a.json was client-bound") == std::string::npos, text.c_str());
+
+        const std::string html = htmlReport({ &a, &b }).html;
+        const auto at = html.find("<td class=\"name\">bottleneck</td>");
+        QVERIFY(at != std::string::npos);
+        const std::string row = html.substr(at, html.find("</tr>", at) - at);
+        QVERIFY2(row.find(">server-bound (") != std::string::npos, row.c_str());
+        QVERIFY2(row.find(">client-bound (engine thread 99% of a core)") != std::string::npos, row.c_str());
+        QVERIFY(html.find("b.json was client-bound in SET") != std::string::npos);
+        // Each run's own section keeps its verdict table.
+        QCOMPARE(occurrences(html, "<h3>Bottleneck</h3>"), 2);
+    }
+
+    // Without telemetry on either side a comparison reads as before.
+    void aComparisonWithoutTelemetryHasNoVerdicts()
+    {
+        RunResult ra = telemetryRun(), rb = telemetryRun();
+        ra.tests[0].telemetry = TestTelemetry {};
+        rb.tests[0].telemetry = TestTelemetry {};
+        rb.environment.hostName = "other";
+        const LoadedRun a = loaded(ra, "a.json"), b = loaded(rb, "b.json");
+        const Comparison cmp = compareRuns({ &a, &b });
+        QVERIFY(formatComparison(cmp).find("bottleneck") == std::string::npos);
+        QVERIFY(htmlReport({ &a, &b }).html.find("bottleneck") == std::string::npos);
     }
 };
 
