@@ -143,7 +143,7 @@ std::string unavailableList(const RunResult& result)
     }
     if (lines.empty())
         return {};
-    std::string s = "<ul class=\"warn\">\n";
+    std::string s = "<p>Telemetry that could not be sampled:</p>\n<ul class=\"warn\">\n";
     for (const std::string& line : lines)
         s += "<li>" + htmlEscape(line) + "</li>\n";
     return s + "</ul>\n";
@@ -170,9 +170,12 @@ std::string whereTheTimeGoes(const LoadedRun& run)
                 outside = time.usecPerCall <= clientUs ? fixed((1 - time.usecPerCall / clientUs) * 100, 1) + "%"
                                                        : std::string("n/a (server time above the client's mean)");
             }
+            std::string percentiles = time.latencyPercentiles;   // "p50=1.003,p99=3.007": room to wrap
+            for (auto at = percentiles.find(','); at != std::string::npos; at = percentiles.find(',', at + 2))
+                percentiles.insert(at + 1, " ");
             rows += "<tr>" + td(test.name, "name") + td(time.command, "name") + td(std::to_string(time.calls))
                 + td(fixed(time.usecPerCall, 2))
-                + td(time.latencyPercentiles.empty() ? "not reported" : time.latencyPercentiles,
+                + td(percentiles.empty() ? "not reported" : percentiles,
                      time.latencyPercentiles.empty() ? "na" : "name")
                 + cell(us(Metric::Avg)) + cell(us(Metric::P50)) + cell(us(Metric::P99)) + td(outside) + "</tr>\n";
         }
