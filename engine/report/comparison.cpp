@@ -312,6 +312,7 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
         row.keysPerRequest.assign(n, 0);
         row.testNames.assign(n, std::string());
         row.failures.assign(n, std::string());
+        row.bottlenecks.assign(n, std::string());
         std::vector<MetricValues> values(n);
         for (std::size_t r = 0; r < n; ++r) {
             if (row.testIndex[r] < 0)
@@ -320,6 +321,11 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             const std::size_t t = std::size_t(row.testIndex[r]);
             row.testNames[r] = run.run.tests[t].name;
             row.failures[r] = testFailure(run, t);
+            if (const TestTelemetry& telemetry = run.run.tests[t].telemetry; row.command.empty() && telemetry.recorded()) {
+                const BottleneckVerdict& v = telemetry.verdict;
+                row.bottlenecks[r] = bottleneckName(v.kind) + (v.rate.empty() ? std::string() : ", rate " + v.rate) + " ("
+                    + v.reason + ")" + (v.advice.empty() ? std::string() : ": " + v.advice);
+            }
             if (!row.presentIn(r))
                 continue;
             const int c = row.command.empty() ? -1 : row.commandIndex[r];
@@ -402,6 +408,13 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
     }
 
     cmp.warnings = fairnessWarnings(runs, cmp.labels);
+    // A side that was not limited by the server measured something else.
+    for (const ComparisonRow& row : cmp.rows)
+        for (std::size_t r = 0; r < n; ++r)
+            if (row.command.empty() && row.testIndex[r] >= 0
+                && runs[r]->run.tests[std::size_t(row.testIndex[r])].telemetry.verdict.kind == Bottleneck::ClientBound)
+                cmp.warnings.push_back({ "bottleneck", "[" + std::to_string(r + 1) + "] " + cmp.labels[r] + " was client-bound in "
+                                                           + row.test + ": its figures are the load machine's limit, not the server's" });
     if (!positionPairs.empty()) {
         std::string pairs;
         for (const std::string& p : positionPairs)

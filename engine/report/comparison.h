@@ -90,12 +90,15 @@ struct ComparisonRow {
     // Per run: why the test has no figures to compare ("the test failed: …",
     // "no replies"); empty when it ran. A threshold fails on such a run.
     std::vector<std::string> failures;
+    // Per run, whole-test rows only: what limited the test (issue 19),
+    // "client-bound, rate not held (reason): advice"; "" when not recorded.
+    std::vector<std::string> bottlenecks;
 
     bool presentIn(std::size_t run) const { return testIndex[run] >= 0 && (command.empty() || commandIndex[run] >= 0); }
 };
 
 struct FairnessWarning {
-    std::string field;     // "server version", "workload", "value size", "connections", "pipeline", "TLS", "load"
+    std::string field;     // "server version", "workload", "value size", "connections", "pipeline", "TLS", "load", "bottleneck"
     std::string message;   // "pipeline differs: [1] a.json 1 · [2] b.json 16"
 };
 

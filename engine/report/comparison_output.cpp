@@ -93,6 +93,9 @@ std::string formatComparison(const Comparison& cmp)
         for (std::size_t r = 0; r < n; ++r)
             if (!row.failures[r].empty())
                 out += "  [" + std::to_string(r + 1) + "] FAILED: " + row.failures[r] + "\n";
+        for (std::size_t r = 0; r < row.bottlenecks.size(); ++r)
+            if (!row.bottlenecks[r].empty())
+                out += "  [" + std::to_string(r + 1) + "] bottleneck: " + row.bottlenecks[r] + "\n";
         if (cmp.normalisation == Normalisation::PerKey) {
             std::string keys = "  keys per request:";
             for (std::size_t r = 0; r < n; ++r)

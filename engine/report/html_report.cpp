@@ -7,12 +7,14 @@
 #include <ctime>
 
 #include "engine/report/comparison_charts.h"
+#include "engine/report/html_report_parts.h"
 #include "engine/report/run_file.h"
 #include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
 
-namespace {
+// Shared with html_telemetry.cpp (html_report_parts.h).
+namespace html_parts {
 
 constexpr double kNsPerMs = 1e6;
 const char* const kPalette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" };
@@ -63,13 +65,6 @@ double niceStep(double max, int count)
     return nice * magnitude;
 }
 
-struct Series {
-    std::string name;
-    std::string color;
-    bool dashed = false;
-    std::vector<std::pair<double, double>> points;   // x, y
-};
-
 // Averages a long series down to about `maxPoints` points.
 std::vector<std::pair<double, double>> downsample(const std::vector<std::pair<double, double>>& points, std::size_t maxPoints)
 {
@@ -88,11 +83,6 @@ std::vector<std::pair<double, double>> downsample(const std::vector<std::pair<do
     }
     return out;
 }
-
-struct Axis {
-    double min = 0, max = 1;
-    std::vector<std::pair<double, std::string>> ticks;   // value, label
-};
 
 Axis linearAxis(double max, int count)
 {
@@ -190,7 +180,7 @@ std::string svgChart(const std::string& id, const std::string& title, const std:
     return s;
 }
 
-std::string td(const std::string& text, const std::string& cls = {})
+std::string td(const std::string& text, const std::string& cls)
 {
     return "<td" + (cls.empty() ? std::string() : " class=\"" + cls + "\"") + ">" + htmlEscape(text) + "</td>";
 }
@@ -208,6 +198,12 @@ std::string optionalNumber(const std::optional<double>& v, Metric m)
 {
     return v ? formatMetricValue(m, *v) : std::string("n/a");
 }
+
+} // namespace html_parts
+
+namespace {
+
+using namespace html_parts;
 
 class Builder {
 public:
@@ -311,14 +307,15 @@ private:
         return svgChart(id, title, xLabel, yLabel, x, series);
     }
 
-    static Axis timeAxis(const std::vector<Series>& series)
+    static double lastX(const std::vector<Series>& series)
     {
         double max = 0;
         for (const Series& s : series)
             for (const auto& p : s.points)
                 max = std::max(max, p.first);
-        return linearAxis(max, 8);
+        return max;
     }
+    static Axis timeAxis(const std::vector<Series>& series) { return linearAxis(lastX(series), 8); }
 
     std::string runsTable(const Comparison& cmp) const
     {
@@ -362,6 +359,16 @@ private:
                 s += "<tr>" + td("keys per request", "name");
                 for (std::size_t r = 0; r < n; ++r) {
                     s += td(!row.presentIn(r) ? "-" : row.keysPerRequest[r] > 0 ? axisNumber(row.keysPerRequest[r]) : "unknown");
+                    if (r != cmp.baseline)
+                        s += td("");
+                }
+                s += "</tr>\n";
+            }
+            if (std::any_of(row.bottlenecks.begin(), row.bottlenecks.end(), [](const std::string& b) { return !b.empty(); })) {
+                s += "<tr>" + td("bottleneck", "name");
+                for (std::size_t r = 0; r < n; ++r) {
+                    s += td(row.bottlenecks[r].empty() ? "not recorded" : row.bottlenecks[r],
+                            row.bottlenecks[r].empty() ? "name na" : "name");
                     if (r != cmp.baseline)
                         s += td("");
                 }
@@ -563,6 +570,7 @@ private:
             }
         }
         s += "</table>\n";
+        s += telemetryTables(run);
 
         if (withCharts) {
             s += "<h3>Charts</h3>\n";
@@ -603,11 +611,20 @@ private:
                     for (std::size_t k = 0; k < test.commands.size(); ++k)
                         spectrum.push_back(Series { test.commands[k].name, color(k + 1), true,
                                                     spectrumPoints(run, t, int(k)) });
+                // With telemetry, one time axis for all the test's charts over time.
+                const double telemetryEnd = telemetryEndSeconds(test.telemetry);
+                const Axis sharedAxis = linearAxis(std::max(telemetryEnd, lastX(throughput)), 8);
+                const bool shared = test.telemetry.recorded();
                 s += "<h4>" + htmlEscape(test.name) + "</h4>\n";
                 s += chart(base + "-throughput", test.name + ": throughput over time", "seconds since the test's start",
-                           "requests/s", timeAxis(throughput), throughput);
+                           "requests/s", shared ? sharedAxis : timeAxis(throughput), throughput);
                 s += chart(base + "-latency", test.name + ": latency over time", "seconds since the test's start", "ms",
-                           timeAxis(latency), latency);
+                           shared ? sharedAxis : timeAxis(latency), latency);
+                s += telemetryCharts(test, base, sharedAxis,
+                                     [this](const std::string& id, const std::string& title, const std::string& xLabel,
+                                            const std::string& yLabel, const Axis& x, std::vector<Series> series) {
+                                         return chart(id, title, xLabel, yLabel, x, std::move(series));
+                                     });
                 s += chart(base + "-spectrum", test.name + ": latency by percentile", "percentile", "ms", spectrumAxis(),
                            spectrum);
             }

@@ -133,6 +133,101 @@ void writeJsonValue(JsonWriter& w, const JsonValue& v)
     }
 }
 
+
+// Where a source's test lies on the merged test's time axis.
+struct TelemetryPiece {
+    const TestTelemetry* telemetry;
+    std::string host;
+    double shift;   // seconds to add to the source's times
+};
+
+template <typename Point>
+void shiftPoints(std::vector<Point>& points, double shift)
+{
+    for (Point& p : points) {
+        p.startSeconds += shift;
+        p.endSeconds += shift;
+    }
+}
+
+// client-bound > server-bound > unknown > neither: the merged run went as
+// fast as its slowest part let it, and "neither" holds only when every
+// machine says so.
+int verdictRank(Bottleneck kind)
+{
+    switch (kind) {
+    case Bottleneck::ClientBound: return 3;
+    case Bottleneck::ServerBound: return 2;
+    case Bottleneck::Unknown: return 1;
+    case Bottleneck::Neither: break;
+    }
+    return 0;
+}
+
+// A merged test's telemetry (issue 19): every load machine's own client
+// telemetry, in source order and on the merged time axis; the server's once,
+// from the first source that sampled it (all watched the same server); the
+// verdict of the machine that judged worst, named, with the others' in its
+// reason.
+TestTelemetry mergeTelemetry(const std::vector<TelemetryPiece>& pieces)
+{
+    TestTelemetry out;
+    const TelemetryPiece* server = nullptr;
+    const TelemetryPiece* deciding = nullptr;
+    for (const TelemetryPiece& piece : pieces) {
+        const TestTelemetry& t = *piece.telemetry;
+        if (!t.recorded()) {
+            ClientTelemetry absent;
+            absent.host = piece.host;
+            absent.unavailable = "not recorded (--no-telemetry, or a file from before telemetry)";
+            out.clients.push_back(std::move(absent));
+            continue;
+        }
+        if (out.intervalSeconds == 0)
+            out.intervalSeconds = t.intervalSeconds;
+        std::vector<ClientTelemetry> clients = t.clients.empty() ? std::vector<ClientTelemetry> { t.client } : t.clients;
+        for (ClientTelemetry& client : clients) {
+            shiftPoints(client.points, piece.shift);
+            out.clients.push_back(std::move(client));
+        }
+        if (!server && !t.servers.empty())
+            server = &piece;
+        if (!deciding || verdictRank(t.verdict.kind) > verdictRank(deciding->telemetry->verdict.kind))
+            deciding = &piece;
+    }
+    if (!deciding)
+        return TestTelemetry {};
+    out.client = out.clients.front();
+    if (server) {
+        out.servers = server->telemetry->servers;
+        for (ServerTelemetry& s : out.servers)
+            shiftPoints(s.points, server->shift);
+        out.commandTimes = server->telemetry->commandTimes;
+    }
+    BottleneckVerdict& v = out.verdict;
+    v = deciding->telemetry->verdict;
+    if (pieces.size() > 1) {
+        std::string others;
+        for (const TelemetryPiece& piece : pieces)
+            if (&piece != deciding && piece.telemetry->recorded())
+                others += (others.empty() ? "" : ", ") + piece.host + " " + bottleneckName(piece.telemetry->verdict.kind);
+        v.reason = "load machine " + deciding->host + ": " + v.reason + (others.empty() ? std::string() : "; " + others);
+        // The load as a whole: asked for and achieved add up.
+        v.inputs.targetRate = v.inputs.achievedRate = 0;
+        v.inputs.connections = 0;
+        bool held = false, notHeld = false;
+        for (const TelemetryPiece& piece : pieces) {
+            const BottleneckVerdict& pv = piece.telemetry->verdict;
+            v.inputs.targetRate += pv.inputs.targetRate;
+            v.inputs.achievedRate += pv.inputs.achievedRate;
+            v.inputs.connections += pv.inputs.connections;
+            held = held || pv.rate == "held";
+            notHeld = notHeld || pv.rate == "not held";
+        }
+        v.rate = notHeld ? "not held" : held ? "held" : "";
+    }
+    return out;
+}
 } // namespace
 
 bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::vector<std::string>* warnings,
@@ -362,6 +457,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
             tick = std::max(tick, medianTick(piece.part->run.tests[piece.index].intervals));
             origin = std::min(origin, piece.start);
         }
+        double zero = origin;   // where the merged test's time axis starts
         if (tick > 0) {
             std::map<long, Bin> bins;
             std::uint64_t unplaced = 0;   // intervals at absurd times (damaged files)
@@ -429,6 +525,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
             if (!bins.empty()) {
                 const long firstBin = bins.begin()->first;
                 const long lastBin = bins.rbegin()->first;
+                zero = origin + double(firstBin) * tick;
                 // Ticks no source reported are zeros, unless the gap is absurd
                 // (sources hours apart): then only the reported ticks are kept.
                 const bool fillGaps = lastBin - firstBin < 1'000'000;
@@ -464,6 +561,12 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
                 }
             }
         }
+
+        std::vector<TelemetryPiece> telemetry;
+        for (const Piece& piece : pieces)
+            telemetry.push_back({ &piece.part->run.tests[piece.index].telemetry, piece.part->run.environment.hostName,
+                                  piece.start - zero });
+        t.telemetry = mergeTelemetry(telemetry);
 
         // The spec of the first part that ran it.
         for (const TestSpec& spec : pieces[0].part->run.config.tests)

@@ -19,6 +19,12 @@
 //   value), its max exact and its mean request-weighted. startedAtUtc has
 //   whole seconds unless the writer adds fractions, which bounds the
 //   alignment.
+// - Telemetry (issue 19): each test's telemetry.clients keeps every load
+//   machine's own telemetry, in source order and on the merged time axis
+//   (telemetry.client is the first of them); the server's telemetry and
+//   time per command come once, from the first source that sampled the
+//   server; the verdict is the worst any machine drew (client-bound, then
+//   server-bound, unknown, neither), naming that machine and the others'.
 // - Each source is listed in the merged file's "sources" array.
 // - What cannot be merged is dropped and said so in LoadedRun::lacks: the
 //   client-gap histogram (run files keep its summary only) and the server

@@ -291,6 +291,12 @@ void writeTelemetryJson(JsonWriter& w, const TestTelemetry& t)
     w.endArray();
     w.key("client");
     writeClient(w, t.client);
+    if (!t.clients.empty()) {   // merged runs: every load machine's
+        w.key("clients").beginArray();
+        for (const ClientTelemetry& client : t.clients)
+            writeClient(w, client);
+        w.endArray();
+    }
     w.key("commandTimes").beginArray();
     for (const ServerCommandTime& c : t.commandTimes) {
         w.beginObject();
@@ -324,6 +330,11 @@ bool readTelemetryJson(const JsonValue& value, const std::string& path, TestTele
         });
         if (auto client = r.object("client"))
             readClient(*client, t.client);
+        r.objects("clients", [&](const Reader& c) {
+            ClientTelemetry client;
+            readClient(c, client);
+            t.clients.push_back(std::move(client));
+        });
         r.objects("commandTimes", [&](const Reader& c) {
             ServerCommandTime time;
             c.text("command", time.command);

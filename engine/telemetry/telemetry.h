@@ -118,6 +118,10 @@ struct TestTelemetry {
     double intervalSeconds = 0;           // 0: not sampled (--no-telemetry, or a file from before telemetry)
     std::vector<ServerTelemetry> servers; // one per master
     ClientTelemetry client;
+    // A merged multi-machine run (tacho-cli merge): every load machine's
+    // telemetry, in the order of the run's sources; `client` is then the
+    // first of them. Empty for a run from one machine.
+    std::vector<ClientTelemetry> clients;
     std::vector<ServerCommandTime> commandTimes;
     BottleneckVerdict verdict;
     bool recorded() const { return intervalSeconds > 0; }
