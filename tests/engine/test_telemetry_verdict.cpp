@@ -203,7 +203,7 @@ private slots:
     // for a CPU most of the time while the host as a whole has room.
     void clientBoundByTheCpusItMayUse()
     {
-        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(35, 5) }, clientAt(15, 75, 74, 4)), closedLoop());
+        const BottleneckVerdict v = judgeBottleneck(telemetryOf({ serverAt(35, 5) }, clientAt(15, 60, 74, 4)), closedLoop());
         QCOMPARE(v.kind, Bottleneck::ClientBound);
         QVERIFY2(v.reason.find("the CPUs it may run on were taken") != std::string::npos, v.reason.c_str());
         QCOMPARE(v.advice, std::string("another load machine"));

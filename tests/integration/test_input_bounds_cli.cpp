@@ -130,13 +130,17 @@ QStringList durationOptions(const QByteArray& help)
     QString current;
     bool takesValue = false;
     bool timeLike = false;
+    bool placeNamed = false;   // its value is a file or an address ("once a second" is not its unit)
     const auto flush = [&] {
-        if (!current.isEmpty() && takesValue && timeLike && !options.contains(current))
+        if (!current.isEmpty() && takesValue && timeLike && !placeNamed && !options.contains(current))
             options << current;
     };
     static const QRegularExpression entry(
         R"(^\s{1,8}(?:-\w,\s+)?(-{1,2}[A-Za-z][\w-]*)(?:[,/]\s*(-{1,2}[A-Za-z][\w-]*))?([ =]<?[A-Za-z][\w-]*>?)?)");
     static const QRegularExpression secondsPlaceholder(R"(^[ =](S|SECS?|<sec>|<seconds>)$)");
+    // "<file>", "FILE", "<host:port>" (captured up to the colon).
+    static const QRegularExpression placePlaceholder(R"(^[ =]<?(file|path|dir|host)(>|$))",
+                                                     QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression timeWords(R"(\bseconds?\b|\bSECS\b|<sec>|requests/s|per second|\btime\b)",
                                               QRegularExpression::CaseInsensitiveOption);
     for (const QString& line : QString::fromUtf8(help).split('\n')) {
@@ -147,6 +151,7 @@ QStringList durationOptions(const QByteArray& help)
             current = m.captured(2).startsWith("--") ? m.captured(2) : m.captured(1);
             takesValue = !m.captured(3).trimmed().isEmpty();
             timeLike = secondsPlaceholder.match(m.captured(3)).hasMatch();
+            placeNamed = placePlaceholder.match(m.captured(3)).hasMatch();
         } else if (!line.startsWith(' ') || line.trimmed().isEmpty()) {
             flush();
             current.clear();
