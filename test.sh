@@ -89,7 +89,8 @@ if [ "$run_tsan" = 1 ]; then
 fi
 exec 3<&-
 
-ctest --preset asan -L 'engine|integration' --timeout 600 --no-tests=error || failed+=("asan suites")
+# Two at a time, as the release suites (RUN_SERIAL keeps the CPU-judging suite alone).
+ctest --preset asan -L 'engine|integration' -j 2 --timeout 600 --no-tests=error || failed+=("asan suites")
 tacho_log "asan suites done"
 
 if [ -n "$tsan_suites" ]; then

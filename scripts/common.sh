@@ -20,7 +20,7 @@
 # rsvg-convert for the PNG icons, man).
 # shellcheck disable=SC2034  # used by the scripts that source this file
 TACHO_PACKAGES=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev qtkeychain-qt6-dev
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
   redis-server redis-tools nutcracker prometheus
@@ -82,11 +82,18 @@ tacho_build_release() {
 
 # tacho_build_preset PRESET [CMAKE_ARG...] : configures PRESET (with the extra cache arguments)
 # and builds it with one job per core, in the repository root.
+# Compiles through ccache when it is installed; paths are hashed relative to the repository
+# root, so a fresh clone (CI's) reuses what another checkout of the same sources compiled.
 tacho_build_preset() {
-  local preset=$1 jobs
+  local preset=$1 jobs root launcher=()
   shift
   jobs=$(nproc 2>/dev/null || echo 2)
-  (cd "$(tacho_repo_root)" && cmake --preset "$preset" "$@" &&
+  root=$(tacho_repo_root)
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR=$root
+  fi
+  (cd "$root" && cmake --preset "$preset" "${launcher[@]}" "$@" &&
     cmake --build --preset "$preset" -j "$jobs")
 }
 
