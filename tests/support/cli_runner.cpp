@@ -2,12 +2,24 @@
 
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 
 namespace tacho::test {
 
 QString cliPath()
 {
     return QStringLiteral(TACHO_CLI_PATH);
+}
+
+QProcessEnvironment environmentWith(const QStringList& extraEnvironment)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString& entry : extraEnvironment) {
+        const qsizetype eq = entry.indexOf(QLatin1Char('='));
+        if (eq > 0)
+            environment.insert(entry.left(eq), entry.mid(eq + 1));
+    }
+    return environment;
 }
 
 CliResult runCli(const QStringList& args, int timeoutMs, const QByteArray& stdinData,
@@ -17,15 +29,7 @@ CliResult runCli(const QStringList& args, int timeoutMs, const QByteArray& stdin
     QProcess process;
     process.setProgram(cliPath());
     process.setArguments(args);
-    if (!extraEnvironment.isEmpty()) {
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        for (const QString& entry : extraEnvironment) {
-            const qsizetype eq = entry.indexOf(QLatin1Char('='));
-            if (eq > 0)
-                environment.insert(entry.left(eq), entry.mid(eq + 1));
-        }
-        process.setProcessEnvironment(environment);
-    }
+    process.setProcessEnvironment(environmentWith(extraEnvironment));
     process.start();
     if (!process.waitForStarted(10000)) {
         result.err = QStringLiteral("cannot start %1: %2").arg(cliPath(), process.errorString()).toUtf8();
@@ -54,13 +58,32 @@ CliResult runCli(const QStringList& args, int timeoutMs, const QByteArray& stdin
     return result;
 }
 
+namespace {
+
+// At most `limit` characters of `text`: its start and its end (where a failed
+// run's error is), marked where cut.
+QString startAndEnd(const QString& text, qsizetype limit)
+{
+    if (text.size() <= limit)
+        return text;
+    return text.left(limit / 3) + QStringLiteral("\n[… cut …]\n") + text.right(limit - limit / 3);
+}
+
+} // namespace
+
 QString describeCliResult(const CliResult& result)
 {
-    return QStringLiteral("exit %1, timedOut %2, crashed %3\n--- stdout ---\n%4\n--- stderr ---\n%5")
+    // memtier's progress lines ("[RUN #1 …]", each ended by a carriage return)
+    // would fill the room where the error message should be.
+    QString err = QString::fromUtf8(result.err);
+    err.remove(QRegularExpression(QStringLiteral("\\[RUN #[^\\r\\n]*\\r")));
+    // Standard error first, and both short: QVERIFY2 keeps about 1000
+    // characters of its message.
+    return QStringLiteral("exit %1, timedOut %2, crashed %3\n--- stderr ---\n%4\n--- stdout ---\n%5")
         .arg(result.exitCode)
         .arg(result.timedOut)
         .arg(result.crashed)
-        .arg(QString::fromUtf8(result.out.left(4000)), QString::fromUtf8(result.err.left(3000)));
+        .arg(startAndEnd(err, 500), startAndEnd(QString::fromUtf8(result.out), 300));
 }
 
 } // namespace tacho::test
