@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "engine/cli/agent_command.h"
 #include "engine/cli/capacity_command.h"
 #include "engine/cli/compare_command.h"
 #include "engine/cli/latency_command.h"
@@ -94,6 +95,7 @@ void usage(std::ostream& out)
            "  compare BASE NEW [MORE...] [options]          compare runs against a baseline; CI thresholds\n"
            "  merge A B [MORE...] -o MERGED                 merge runs taken together on several load machines\n"
            "  report RUN [MORE...] [--html F] [--pdf F]     HTML, PDF, CSV, PNG and HdrHistogram reports of runs\n"
+           "  agent --control URL [--name NAME]             a load machine that runs the orders of --agents runs\n"
            "  version                                       print the version\n"
            "  help                                          this text\n\n"
            "Run 'tacho-cli <command> --help' for the options of a command.\n";
@@ -194,6 +196,7 @@ int runCommand(int argc, char** argv)
         io.interactive = isatty(STDOUT_FILENO) == 1;
         io.readStdin = [] { return tacho::engine::readStdinArgument(std::cin); };
         io.onController = [](tacho::engine::RunController* controller) { g_controller = controller; };
+        io.interrupts = &g_interrupts;
         const int status = tacho::engine::runRedisBenchmarkCommand(args, io);
         g_controller = nullptr;
         return status;
@@ -209,6 +212,16 @@ int runCommand(int argc, char** argv)
         const int status = tacho::engine::runMemtierCommand(args, io);
         g_controller = nullptr;
         return status;
+    }
+    if (command == "agent") {
+        installInterruptHandler();
+
+        tacho::engine::CommandIo io;
+        io.out = &std::cout;
+        io.err = &std::cerr;
+        io.onController = [](tacho::engine::RunController* controller) { g_controller = controller; };
+        io.interrupts = &g_interrupts;
+        return tacho::engine::runAgentCommand(args, io);
     }
     if (command == "latency") {
         installInterruptHandler();

@@ -424,6 +424,11 @@ Tacho additions:
  --statsd <host:port>
                     Live metrics: the same once a second as StatsD gauges
                     (tacho.*) over UDP, e.g. --statsd 127.0.0.1:8125.
+ --agents <n|a,b,c> Run on that many agents (or on those named) waiting on
+                    the control server (tacho-cli agent): requests,
+                    connections and --rate divided among them, one merged
+                    result. Agents take the password from REDISCLI_AUTH.
+ --control <uri>    The agents' control server (redis://host:port).
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

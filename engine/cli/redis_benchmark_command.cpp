@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "engine/cli/fleet_command.h"
 #include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
@@ -54,6 +55,20 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     std::ostream& out = *io.out;
     std::ostream& err = *io.err;
 
+    // --agents / --control: the same line, run by agents (issue 21).
+    if (std::find(args.begin(), args.end(), "--agents") != args.end()
+        || std::find(args.begin(), args.end(), "--control") != args.end()) {
+        std::vector<std::string> rest(args.begin(), args.end());
+        try {
+            const FleetOptions fleet = takeRedisBenchmarkFleetOptions(rest);
+            if (fleet.given)
+                return runRedisBenchmarkOnAgents(rest, fleet, io);
+        } catch (const UsageError& e) {
+            err << kPrefix << hideSecretsIn(e.what(), "redis-benchmark", args)
+                << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
+            return 2;
+        }
+    }
     RedisBenchmarkInvocation invocation;
     try {
         invocation = parseRedisBenchmarkArgs(args, io.readStdin);

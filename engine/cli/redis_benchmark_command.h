@@ -2,6 +2,7 @@
 // `tacho-cli redis-benchmark …`: parse, run, print in redis-benchmark's
 // formats, write the run file. Returns the process exit status
 // (0 completed or stopped, 1 run failed, 2 usage error).
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <span>
@@ -18,6 +19,9 @@ struct CommandIo {
     std::function<std::string()> readStdin;      // for -x
     // Called with the controller once it exists, so a signal handler can stop it.
     std::function<void(RunController*)> onController;
+    // The count of stop signals (Ctrl+C, SIGTERM, SIGHUP) received so far,
+    // for what has no controller to stop: a run on agents (issue 21).
+    const std::atomic<int>* interrupts = nullptr;
 };
 
 int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo& io);

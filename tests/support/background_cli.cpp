@@ -4,10 +4,11 @@
 
 namespace tacho::test {
 
-BackgroundCli::BackgroundCli(const QStringList& args)
+BackgroundCli::BackgroundCli(const QStringList& args, const QStringList& extraEnvironment)
 {
     m_process.setProgram(cliPath());
     m_process.setArguments(args);
+    m_process.setProcessEnvironment(environmentWith(extraEnvironment));
     m_process.setStandardInputFile(QProcess::nullDevice());
     m_process.start();
     m_started = m_process.waitForStarted(10000);

@@ -22,7 +22,8 @@ namespace tacho::test {
 
 class BackgroundCli {
 public:
-    explicit BackgroundCli(const QStringList& args);
+    // `extraEnvironment` entries ("NAME=value") are added to this process's environment.
+    explicit BackgroundCli(const QStringList& args, const QStringList& extraEnvironment = {});
     ~BackgroundCli();
     BackgroundCli(const BackgroundCli&) = delete;
     BackgroundCli& operator=(const BackgroundCli&) = delete;

@@ -1,6 +1,7 @@
 #pragma once
 // Runs the tacho-cli binary built by this tree (TACHO_CLI_PATH) as a child process.
 #include <QByteArray>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -22,6 +23,9 @@ QString cliPath();
 // to this process's environment for the child.
 CliResult runCli(const QStringList& args, int timeoutMs = 60000, const QByteArray& stdinData = {},
                  const QStringList& extraEnvironment = {});
+
+// This process's environment plus `extraEnvironment` entries ("NAME=value").
+QProcessEnvironment environmentWith(const QStringList& extraEnvironment);
 
 // For failure messages: the exit status and the start of both outputs.
 QString describeCliResult(const CliResult& result);

@@ -1,0 +1,21 @@
+#pragma once
+// A redis-benchmark line run on several agents as one run (issue 21):
+// `tacho-cli redis-benchmark … --agents N|a,b,c --control URL`. The
+// coordinator divides the line (fleet_split.h), posts one order per agent on
+// the control server with a common start time, waits for every agent's run
+// file (an agent whose presence expires is lost), merges them losslessly
+// (merge.h) and prints and writes the one result.
+//
+// Exit status: 0 every agent completed, 1 an agent failed or was lost (the
+// others' results are still merged and written), 2 usage error.
+#include <string>
+#include <vector>
+
+#include "engine/cli/fleet_split.h"
+#include "engine/cli/redis_benchmark_command.h"
+
+namespace tacho::engine {
+
+int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
+
+} // namespace tacho::engine

@@ -1,0 +1,43 @@
+#pragma once
+// Dividing one command line among agents (issue 21) so that the agents'
+// totals are what the line asks for: requests and connections split as
+// evenly as whole numbers allow, a --rate split so the sum holds. What
+// cannot be divided (fewer connections than agents, standard input, an
+// endless loop) is a usage error, said before anything starts.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/cli/redis_benchmark_args.h"
+
+namespace tacho::engine {
+
+// Part `index` of `count` of `total`: total / count, and one more for the
+// first total % count parts.
+std::uint64_t shareOf(std::uint64_t total, int index, int count);
+
+// The options that make a line run on agents, taken out of `args`:
+// --agents N or --agents a,b,c, and --control URL.
+struct FleetOptions {
+    bool given = false;              // --agents or --control was there
+    int agentCount = 0;              // --agents N
+    std::vector<std::string> names;  // --agents a,b,c
+    std::string controlUri;          // --control
+};
+// Removes --agents and --control (and their values) from redis-benchmark's
+// arguments; throws UsageError on a malformed value or one without the other.
+FleetOptions takeRedisBenchmarkFleetOptions(std::vector<std::string>& args);
+
+// redis-benchmark's arguments for agent `index` of `count`: -n, -c and
+// --rate replaced by the share; --json removed (each agent writes its own,
+// the coordinator the merged one); -a removed (agents take the target's
+// password from their own REDISCLI_AUTH). `parsed` is the whole line parsed.
+std::vector<std::string> redisBenchmarkShare(std::span<const std::string> args,
+                                             const RedisBenchmarkInvocation& parsed, int index, int count);
+
+// Throws UsageError for what cannot run on `count` agents.
+void checkRedisBenchmarkDivisible(std::span<const std::string> args, const RedisBenchmarkInvocation& parsed,
+                                  int count);
+
+} // namespace tacho::engine

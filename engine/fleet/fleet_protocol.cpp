@@ -1,0 +1,316 @@
+#include "engine/fleet/fleet_protocol.h"
+
+#include <algorithm>
+
+#include "engine/report/json_reader.h"
+#include "engine/report/json_writer.h"
+
+namespace tacho::engine {
+
+namespace {
+
+constexpr const char* kPrefix = "tacho:fleet:";
+constexpr int kResultsStreamTtlSeconds = 24 * 3600;
+constexpr int kOrdersKept = 100;
+
+std::string stringField(const JsonValue& object, std::string_view key)
+{
+    const JsonValue* v = object.find(key);
+    return v && v->isString() ? v->text() : std::string();
+}
+
+std::int64_t integerField(const JsonValue& object, std::string_view key)
+{
+    const JsonValue* v = object.find(key);
+    return v && v->isNumber() ? v->asInt64().value_or(0) : 0;
+}
+
+std::optional<JsonValue> parseObject(const std::string& json, const char* what, std::string* error)
+{
+    JsonParseError parseError;
+    auto value = parseJson(json, &parseError);
+    if (!value || !value->isObject()) {
+        if (error)
+            *error = std::string(what) + " is not a JSON object";
+        return std::nullopt;
+    }
+    return value;
+}
+
+// The entries of an XREAD reply for one stream, each [id, [field, value, …]]:
+// [[stream, entries]] in RESP2, {stream: entries} in RESP3; none when it timed out.
+std::vector<const RespValue*> streamEntries(const RespValue& reply)
+{
+    const RespValue* entries = nullptr;
+    if (reply.type == ReplyType::Array && !reply.elements.empty() && reply.elements[0].elements.size() == 2)
+        entries = &reply.elements[0].elements[1];
+    else if (reply.type == ReplyType::Map && reply.elements.size() == 2)
+        entries = &reply.elements[1];
+    std::vector<const RespValue*> out;
+    if (entries)
+        for (const RespValue& entry : entries->elements)
+            if (entry.elements.size() == 2)
+                out.push_back(&entry);
+    return out;
+}
+
+} // namespace
+
+std::string fleetAgentKey(const std::string& agent) { return kPrefix + std::string("agent:") + agent; }
+std::string fleetOrdersStream(const std::string& agent) { return kPrefix + std::string("orders:") + agent; }
+std::string fleetResultsStream(const std::string& runId) { return kPrefix + std::string("results:") + runId; }
+std::string fleetStopKey(const std::string& runId) { return kPrefix + std::string("stop:") + runId; }
+std::string fleetAckKey(const std::string& runId, const std::string& agent)
+{
+    return kPrefix + std::string("ack:") + runId + ":" + agent;
+}
+
+bool isValidAgentName(const std::string& name)
+{
+    return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+            || c == '-';
+    });
+}
+
+std::string agentInfoToJson(const AgentInfo& info)
+{
+    JsonWriter w(0);
+    w.beginObject()
+        .field("name", info.name)
+        .field("host", info.host)
+        .field("version", info.version)
+        .field("cores", info.cores)
+        .field("clockOffsetMs", info.clockOffsetMs)
+        .field("roundTripMs", info.roundTripMs)
+        .field("seenAtMs", info.seenAtMs)
+        .field("runId", info.runId)
+        .endObject();
+    return w.str();
+}
+
+bool agentInfoFromJson(const std::string& json, AgentInfo& out, std::string* error)
+{
+    const auto value = parseObject(json, "an agent's presence", error);
+    if (!value)
+        return false;
+    out.name = stringField(*value, "name");
+    if (!isValidAgentName(out.name)) {
+        if (error)
+            *error = "an agent's presence has no valid name";
+        return false;
+    }
+    out.host = stringField(*value, "host");
+    out.version = stringField(*value, "version");
+    out.cores = static_cast<int>(integerField(*value, "cores"));
+    out.clockOffsetMs = integerField(*value, "clockOffsetMs");
+    out.roundTripMs = integerField(*value, "roundTripMs");
+    out.seenAtMs = integerField(*value, "seenAtMs");
+    out.runId = stringField(*value, "runId");
+    return true;
+}
+
+bool announceAgent(ControlChannel& control, const AgentInfo& info, std::string* error)
+{
+    const auto reply = control.command(
+        { "SET", fleetAgentKey(info.name), agentInfoToJson(info), "PX", std::to_string(kAgentPresenceTtlMs) }, error);
+    if (!reply)
+        return false;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused SET: " + reply->text;
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::vector<AgentInfo>> onlineAgents(ControlChannel& control, std::string* error)
+{
+    std::vector<std::string> keys;
+    std::string cursor = "0";
+    // Bounded: a control server holds few agents; 1000 pages is far beyond it.
+    for (int page = 0; page < 1000; ++page) {
+        const auto reply = control.command({ "SCAN", cursor, "MATCH", fleetAgentKey("*"), "COUNT", "1000" }, error);
+        if (!reply)
+            return std::nullopt;
+        if (reply->isError() || reply->elements.size() != 2) {
+            if (error)
+                *error = "control server " + control.where() + " did not answer SCAN: " + reply->text;
+            return std::nullopt;
+        }
+        for (const RespValue& key : reply->elements[1].elements)
+            keys.push_back(key.text);
+        cursor = reply->elements[0].text;
+        if (cursor == "0")
+            break;
+    }
+    std::vector<AgentInfo> agents;
+    for (const std::string& key : keys) {
+        const auto reply = control.command({ "GET", key }, error);
+        if (!reply)
+            return std::nullopt;
+        AgentInfo info;
+        if (!reply->isNull() && agentInfoFromJson(replyText(*reply), info, nullptr)
+            && fleetAgentKey(info.name) == key)
+            agents.push_back(std::move(info));
+    }
+    std::sort(agents.begin(), agents.end(), [](const AgentInfo& a, const AgentInfo& b) { return a.name < b.name; });
+    return agents;
+}
+
+std::string orderToJson(const FleetOrder& order)
+{
+    JsonWriter w(0);
+    w.beginObject()
+        .field("runId", order.runId)
+        .field("dialect", order.dialect)
+        .key("args")
+        .beginArray();
+    for (const std::string& a : order.args)
+        w.value(a);
+    w.endArray()
+        .field("index", order.index)
+        .field("count", order.count)
+        .field("startAtMs", order.startAtMs)
+        .endObject();
+    return w.str();
+}
+
+bool orderFromJson(const std::string& json, FleetOrder& out, std::string* error)
+{
+    const auto value = parseObject(json, "an order", error);
+    if (!value)
+        return false;
+    out.runId = stringField(*value, "runId");
+    out.dialect = stringField(*value, "dialect");
+    out.index = static_cast<int>(integerField(*value, "index"));
+    out.count = static_cast<int>(integerField(*value, "count"));
+    out.startAtMs = integerField(*value, "startAtMs");
+    out.args.clear();
+    const JsonValue* args = value->find("args");
+    if (args && args->isArray())
+        for (const JsonValue& a : args->items())
+            if (a.isString())
+                out.args.push_back(a.text());
+    if (!isValidAgentName(out.runId) || out.dialect.empty() || out.count < 1 || out.index < 0
+        || out.index >= out.count) {
+        if (error)
+            *error = "an order without a run id, a dialect or a valid share";
+        return false;
+    }
+    return true;
+}
+
+bool postReport(ControlChannel& control, const std::string& runId, const AgentReport& report, std::string* error)
+{
+    const std::string stream = fleetResultsStream(runId);
+    const auto reply = control.command({ "XADD", stream, "*", "agent", report.agent, "kind", report.kind, "status",
+                                         std::to_string(report.exitStatus), "message", report.message, "run",
+                                         report.runFile },
+                                       error);
+    if (!reply)
+        return false;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XADD: " + reply->text;
+        return false;
+    }
+    control.command({ "EXPIRE", stream, std::to_string(kResultsStreamTtlSeconds) }, nullptr);
+    return true;
+}
+
+std::optional<std::vector<AgentReport>> readReports(ControlChannel& control, const std::string& runId,
+                                                    std::string* lastId, int blockMs, std::string* error)
+{
+    const auto reply = control.command(
+        { "XREAD", "COUNT", "100", "BLOCK", std::to_string(blockMs), "STREAMS", fleetResultsStream(runId), *lastId },
+        error);
+    if (!reply)
+        return std::nullopt;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
+        return std::nullopt;
+    }
+    std::vector<AgentReport> reports;
+    for (const RespValue* entry : streamEntries(*reply)) {
+        *lastId = entry->elements[0].text;
+        AgentReport report;
+        const auto& fields = entry->elements[1].elements;
+        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+            const std::string& name = fields[i].text;
+            const std::string& text = fields[i + 1].text;
+            if (name == "agent")
+                report.agent = text;
+            else if (name == "kind")
+                report.kind = text;
+            else if (name == "status")
+                report.exitStatus = std::atoi(text.c_str());
+            else if (name == "message")
+                report.message = text;
+            else if (name == "run")
+                report.runFile = text;
+        }
+        reports.push_back(std::move(report));
+    }
+    return reports;
+}
+
+bool postOrder(ControlChannel& control, const std::string& agent, const FleetOrder& order, std::string* error)
+{
+    // Capped: a stream that an absent agent never reads stays small.
+    const auto reply = control.command({ "XADD", fleetOrdersStream(agent), "MAXLEN", "~", std::to_string(kOrdersKept),
+                                         "*", "order", orderToJson(order) },
+                                       error);
+    if (!reply)
+        return false;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XADD: " + reply->text;
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error)
+{
+    const auto reply = control.command({ "XREVRANGE", fleetOrdersStream(agent), "+", "-", "COUNT", "1" }, error);
+    if (!reply)
+        return std::nullopt;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XREVRANGE: " + reply->text;
+        return std::nullopt;
+    }
+    if (reply->elements.empty() || reply->elements[0].elements.empty())
+        return std::string("0-0");
+    return reply->elements[0].elements[0].text;
+}
+
+std::optional<std::vector<FleetOrder>> readOrders(ControlChannel& control, const std::string& agent,
+                                                  std::string* lastId, int blockMs, std::string* error)
+{
+    const auto reply = control.command(
+        { "XREAD", "COUNT", "10", "BLOCK", std::to_string(blockMs), "STREAMS", fleetOrdersStream(agent), *lastId },
+        error);
+    if (!reply)
+        return std::nullopt;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
+        return std::nullopt;
+    }
+    std::vector<FleetOrder> orders;
+    for (const RespValue* entry : streamEntries(*reply)) {
+        *lastId = entry->elements[0].text;
+        const auto& fields = entry->elements[1].elements;
+        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+            FleetOrder order;
+            if (fields[i].text == "order" && orderFromJson(fields[i + 1].text, order, nullptr))
+                orders.push_back(std::move(order));
+        }
+    }
+    return orders;
+}
+
+} // namespace tacho::engine

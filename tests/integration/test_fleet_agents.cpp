@@ -1,0 +1,329 @@
+// Issue 21: several load machines as one run. A control redis-server, a
+// target redis-server and three `tacho-cli agent` processes on this machine;
+// the coordinator is `tacho-cli redis-benchmark … --agents …`. Every count is
+// checked against what the target's INFO commandstats saw; faults (an agent
+// killed, the control server restarted, Ctrl+C) end as the issue describes.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+#include <vector>
+
+#include "support/background_cli.h"
+#include "support/cli_runner.h"
+#include "support/redis_server.h"
+#include "support/run_file_json.h"
+
+using tacho::test::BackgroundCli;
+using tacho::test::CliResult;
+using tacho::test::RedisServer;
+using tacho::test::describeCliResult;
+using tacho::test::readRunFileJson;
+using tacho::test::runCli;
+
+namespace {
+
+constexpr int kAgentStartMs = 30000;
+constexpr int kRunMs = 90000;
+
+QString controlUri(const RedisServer& control)
+{
+    return QStringLiteral("redis://127.0.0.1:%1").arg(control.port());
+}
+
+// The agents announced on `control` (their presence keys).
+int agentsOnline(const RedisServer& control)
+{
+    const auto reply = control.command({ "KEYS", "tacho:fleet:agent:*" });
+    return int(reply.elements.size());
+}
+
+// Every string in a reply, depth first, joined.
+QByteArray allText(const tacho::test::RedisReply& reply)
+{
+    QByteArray text = reply.text;
+    for (const auto& element : reply.elements)
+        text += "\n" + allText(element);
+    return text;
+}
+
+RedisServer::Options onPort(quint16 port)
+{
+    RedisServer::Options options;
+    options.port = port;
+    return options;
+}
+
+// Three agents (a, b, c) waiting on a control server.
+struct Fleet {
+    std::unique_ptr<RedisServer> controlServer;
+    std::vector<std::unique_ptr<BackgroundCli>> agents;
+
+    RedisServer& control() { return *controlServer; }
+
+    QString start(const QStringList& environment = {}, quint16 controlPort = 0)
+    {
+        controlServer = std::make_unique<RedisServer>(onPort(controlPort));
+        QString error;
+        if (!control().start(&error))
+            return error;
+        for (const char* name : { "a", "b", "c" }) {
+            agents.push_back(std::make_unique<BackgroundCli>(
+                QStringList { "agent", "--control", controlUri(control()), "--name", name }, environment));
+            if (!agents.back()->started())
+                return QStringLiteral("agent %1 did not start").arg(name);
+        }
+        if (!agents.front()->waitUntil([&] { return agentsOnline(control()) == 3; }, kAgentStartMs))
+            return QStringLiteral("%1 of 3 agents announced themselves").arg(agentsOnline(control()));
+        return {};
+    }
+};
+
+QStringList sourceNames(const QJsonObject& run)
+{
+    QStringList names;
+    for (const QJsonValue& s : run["sources"].toArray())
+        names << s.toObject()["file"].toString();
+    return names;
+}
+
+qint64 testRequests(const QJsonObject& run, int index)
+{
+    return run["tests"].toArray().at(index).toObject()["requests"].toInteger();
+}
+
+} // namespace
+
+class TestFleetAgents : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    // The whole line's counts, divided among three agents and merged: the
+    // target saw exactly what was asked for, and so does the run file.
+    void threeAgentsMakeOneRun()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString json = m_dir.filePath("three.json");
+        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set,get", "-n",
+                                       "1000", "-c", "10", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
+                                       "--json", json },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const auto calls = target.commandStatsCalls();
+        QCOMPARE(calls.value("set"), quint64(1000));
+        QCOMPARE(calls.value("get"), quint64(1000));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(testRequests(file, 0), 1000);
+        QCOMPARE(testRequests(file, 1), 1000);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        const QJsonArray sources = file["sources"].toArray();
+        // 1000 over three: 334, 333, 333 per test; two tests.
+        QCOMPARE(sources.at(0).toObject()["requests"].toInteger(), 668);
+        QCOMPARE(sources.at(1).toObject()["requests"].toInteger(), 666);
+        QVERIFY2(run.out.contains("Running on 3 agents (a, b, c)"), run.out.constData());
+        QVERIFY2(run.out.contains("SET: ") && run.out.contains("GET: "), run.out.constData());
+    }
+
+    void namedAgentsAndWhatCannotBeDivided()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString port = QString::number(target.port());
+        const QString ctl = controlUri(fleet.control());
+        const QString json = m_dir.filePath("named.json");
+        const CliResult named = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "501", "-c", "4", "-q",
+                                         "--agents", "c,a", "--control", ctl, "--json", json },
+                                       kRunMs);
+        QVERIFY2(named.exitCode == 0, qPrintable(describeCliResult(named)));
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(501));
+        QCOMPARE(sourceNames(readRunFileJson(json)), (QStringList { "c", "a" }));
+
+        const CliResult tooMany = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "100", "--agents", "4",
+                                           "--control", ctl });
+        QCOMPARE(tooMany.exitCode, 2);
+        QVERIFY2(tooMany.err.contains("only 3 idle agents") && tooMany.err.contains("(a, b, c)"),
+                 tooMany.err.constData());
+        const CliResult unknown = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "100", "--agents",
+                                           "a,zz", "--control", ctl });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("zz is not an idle agent"), unknown.err.constData());
+        const CliResult fewConnections = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "100", "-c",
+                                                  "2", "--agents", "3", "--control", ctl });
+        QCOMPARE(fewConnections.exitCode, 2);
+        QVERIFY2(fewConnections.err.contains("at least as many connections"), fewConnections.err.constData());
+        const CliResult noControl = runCli({ "redis-benchmark", "-p", port, "--agents", "3" });
+        QCOMPARE(noControl.exitCode, 2);
+        QVERIFY2(noControl.err.contains("--control"), noControl.err.constData());
+        // Nothing ran after the first line.
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(501));
+    }
+
+    // An open-loop rate divided among the agents: the sum holds.
+    void rateIsDividedSoTheSumHolds()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString json = m_dir.filePath("rate.json");
+        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c",
+                                       "6", "--rate", "600", "--duration", "4", "-q", "--agents", "3", "--control",
+                                       controlUri(fleet.control()), "--json", json },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const qint64 requests = testRequests(readRunFileJson(json), 0);
+        QCOMPARE(quint64(requests), target.commandStatsCalls().value("set"));
+        QVERIFY2(std::abs(requests - 2400) <= 120, qPrintable(QString::number(requests)));
+    }
+
+    // The target's password stays with the machines that use it: not in an
+    // order, a report, a presence key, or any command the control server saw.
+    void passwordNeverReachesTheControlServer()
+    {
+        const QString secret = QStringLiteral("fleet-Secret-4711");
+        Fleet fleet;
+        const QString error = fleet.start({ "REDISCLI_AUTH=" + secret });
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        QVERIFY(target.command({ "CONFIG", "SET", "requirepass", secret }).text == "OK");
+        target.setAuth(secret);
+
+        QProcess monitor;
+        monitor.start("redis-cli", { "-p", QString::number(fleet.control().port()), "MONITOR" });
+        QVERIFY(monitor.waitForStarted(10000));
+        QVERIFY(fleet.control().waitForCalls("monitor", 1, 10000));
+        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-n",
+                                       "300", "-c", "3", "-q", "--agents", "3", "--control",
+                                       controlUri(fleet.control()) },
+                                     kRunMs, {}, { "REDISCLI_AUTH=" + secret });
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(300));
+
+        QByteArray everything;
+        for (const auto& keyReply : fleet.control().command({ "KEYS", "*" }).elements) {
+            const QString key = QString::fromUtf8(keyReply.text);
+            const QString type = fleet.control().commandString({ "TYPE", key }).value_or(QString());
+            if (type == "stream")
+                everything += allText(fleet.control().command({ "XRANGE", key, "-", "+" }));
+            else if (type == "string")
+                everything += fleet.control().commandString({ "GET", key }).value_or(QString()).toUtf8();
+        }
+        // The orders and the run files were read (they name the test).
+        QVERIFY2(everything.contains("\"order\"") || everything.contains("redis-benchmark"), everything.left(400).constData());
+        QVERIFY2(everything.contains("tacho-run/1"), everything.left(400).constData());
+        QVERIFY(!everything.contains(secret.toUtf8()));
+        monitor.terminate();
+        QVERIFY(monitor.waitForFinished(10000));
+        const QByteArray monitored = monitor.readAllStandardOutput();
+        QVERIFY2(monitored.contains("XADD"), monitored.left(400).constData());
+        QVERIFY(!monitored.contains(secret.toUtf8()));
+        QVERIFY(!run.out.contains(secret.toUtf8()) && !run.err.contains(secret.toUtf8()));
+    }
+
+    // An agent killed mid-run is lost; the others' results make the run,
+    // and the file is a run file like any other.
+    void agentKilledMidRunIsLost()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString json = m_dir.filePath("killed.json");
+        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
+                                    "--duration", "6", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
+                                    "--json", json });
+        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
+        QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
+        const CliResult run = coordinator.finish(kRunMs);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains("agent b: lost"), run.out.constData());
+        QVERIFY2(run.err.contains("agent b went away"), run.err.constData());
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "c" }));
+        // What b sent is in the server's count but not in the run.
+        QVERIFY(quint64(testRequests(file, 0)) < target.commandStatsCalls().value("set"));
+        const CliResult report = runCli({ "report", json });
+        QVERIFY2(report.exitCode == 0, qPrintable(describeCliResult(report)));
+    }
+
+    // The control server restarted (without persistence) mid-run: agents and
+    // coordinator reconnect, reports are posted again until acknowledged,
+    // nothing is lost or counted twice.
+    void controlServerRestartMidRun()
+    {
+        Fleet fleet;
+        const quint16 port = tacho::test::pickFreeLoopbackPort();
+        const QString error = fleet.start({}, port);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString json = m_dir.filePath("restart.json");
+        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
+                                    "--duration", "5", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
+                                    "--json", json });
+        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
+        fleet.control().stop();
+        RedisServer restarted(onPort(port));
+        QString restartError;
+        QVERIFY2(restarted.start(&restartError), qPrintable(restartError));
+        const CliResult run = coordinator.finish(kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        QCOMPARE(quint64(testRequests(file, 0)), target.commandStatsCalls().value("set"));
+    }
+
+    // Ctrl+C on the coordinator stops every agent; the partial run is merged
+    // and written, every request in it.
+    void interruptStopsEveryAgent()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer target;
+        QString targetError;
+        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        const QString json = m_dir.filePath("interrupted.json");
+        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
+                                    "--duration", "600", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
+                                    "--json", json });
+        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
+        QCOMPARE(::kill(pid_t(coordinator.pid()), SIGINT), 0);
+        const CliResult run = coordinator.finish(kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QVERIFY2(run.err.contains("stopping the agents"), run.err.constData());
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        QCOMPARE(quint64(testRequests(file, 0)), target.commandStatsCalls().value("set"));
+        for (const QJsonValue& s : file["sources"].toArray())
+            QVERIFY(s.toObject()["requests"].toInteger() > 0);
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestFleetAgents)
+#include "test_fleet_agents.moc"
