@@ -269,18 +269,14 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         << info.clockOffsetMs << " ms, round trip " << info.roundTripMs << " ms)\n"
         << std::flush;
 
-    std::string lastError;
+    ControlOutage outage;
     while (!interrupted(io)) {
         const auto orders = readOrders(control, name, &*lastOrder, 1000, &error);
         if (!orders) {
-            // The control server is away (a restart): say so once, try again.
-            if (error != lastError)
-                err << kPrefix << printable(error) << "; trying again\n" << std::flush;
-            lastError = error;
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            outage.failed(error, err, kPrefix);
             continue;
         }
-        lastError.clear();
+        outage.recovered();
         for (const FleetOrder& order : *orders) {
             if (interrupted(io))
                 break;

@@ -156,7 +156,7 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     std::map<std::string, std::int64_t> lastSeen;   // by this machine's clock
     for (const std::string& name : names)
         lastSeen[name] = lastPresenceCheck;
-    std::string lastError;
+    ControlOutage outage;
     while (reports.size() + lost.size() < agents.size()) {
         if (!stopSent && io.interrupts && io.interrupts->load() > 0) {
             // Ctrl+C: every agent stops its share and still reports it.
@@ -166,13 +166,10 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
         }
         const auto received = readReports(control, runId, &lastId, 1000, &error);
         if (!received) {
-            if (error != lastError)
-                err << kPrefix << printable(error) << "; trying again\n" << std::flush;
-            lastError = error;
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            outage.failed(error, err, kPrefix);
             continue;
         }
-        lastError.clear();
+        outage.recovered();
         for (const AgentReport& report : *received) {
             if (std::find(names.begin(), names.end(), report.agent) == names.end()
                 || std::find(lost.begin(), lost.end(), report.agent) != lost.end())

@@ -1,6 +1,10 @@
 #include "engine/fleet/control_channel.h"
 
 #include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "engine/resp/printable_text.h"
 
 namespace tacho::engine {
 
@@ -79,6 +83,14 @@ std::optional<ControlChannel::ClockOffset> ControlChannel::measureClockOffset(st
             best = sample;
     }
     return best;
+}
+
+void ControlOutage::failed(const std::string& error, std::ostream& err, const char* prefix)
+{
+    if (error != m_last)
+        err << prefix << printable(error) << "; trying again\n" << std::flush;
+    m_last = error;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
 }
 
 std::int64_t localTimeMs()

@@ -8,6 +8,7 @@
 // a CLIENT KILL) reconnects and is sent once more; so callers only see the
 // control server as down when it stays down.
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,17 @@ private:
     RunConfig m_server;
     SyncClient m_client;
     std::string m_where;
+};
+
+// While the control server is away (a restart): each distinct failure said
+// once, and a pause before the caller tries again.
+class ControlOutage {
+public:
+    void failed(const std::string& error, std::ostream& err, const char* prefix);
+    void recovered() { m_last.clear(); }
+
+private:
+    std::string m_last;
 };
 
 // This machine's wall clock in milliseconds since the epoch.

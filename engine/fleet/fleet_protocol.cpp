@@ -37,20 +37,46 @@ std::optional<JsonValue> parseObject(const std::string& json, const char* what, 
     return value;
 }
 
-// The entries of an XREAD reply for one stream, each [id, [field, value, …]]:
-// [[stream, entries]] in RESP2, {stream: entries} in RESP3; none when it timed out.
-std::vector<const RespValue*> streamEntries(const RespValue& reply)
+struct StreamEntry {
+    std::string id;
+    std::vector<std::pair<std::string, std::string>> fields;
+};
+
+// XREAD of one stream after `*lastId` (at most `count` entries, waiting at
+// most blockMs for one); advances *lastId. The reply is [[stream, entries]]
+// in RESP2, {stream: entries} in RESP3, nil when the wait timed out.
+std::optional<std::vector<StreamEntry>> readStream(ControlChannel& control, const std::string& stream,
+                                                   std::string* lastId, int count, int blockMs, std::string* error)
 {
+    const auto reply = control.command({ "XREAD", "COUNT", std::to_string(count), "BLOCK", std::to_string(blockMs),
+                                         "STREAMS", stream, *lastId },
+                                       error);
+    if (!reply)
+        return std::nullopt;
+    if (reply->isError()) {
+        if (error)
+            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
+        return std::nullopt;
+    }
     const RespValue* entries = nullptr;
-    if (reply.type == ReplyType::Array && !reply.elements.empty() && reply.elements[0].elements.size() == 2)
-        entries = &reply.elements[0].elements[1];
-    else if (reply.type == ReplyType::Map && reply.elements.size() == 2)
-        entries = &reply.elements[1];
-    std::vector<const RespValue*> out;
-    if (entries)
-        for (const RespValue& entry : entries->elements)
-            if (entry.elements.size() == 2)
-                out.push_back(&entry);
+    if (reply->type == ReplyType::Array && !reply->elements.empty() && reply->elements[0].elements.size() == 2)
+        entries = &reply->elements[0].elements[1];
+    else if (reply->type == ReplyType::Map && reply->elements.size() == 2)
+        entries = &reply->elements[1];
+    std::vector<StreamEntry> out;
+    if (!entries)
+        return out;
+    for (const RespValue& entry : entries->elements) {
+        if (entry.elements.size() != 2)
+            continue;
+        StreamEntry parsed;
+        parsed.id = entry.elements[0].text;
+        const auto& fields = entry.elements[1].elements;
+        for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
+            parsed.fields.emplace_back(fields[i].text, fields[i + 1].text);
+        *lastId = parsed.id;
+        out.push_back(std::move(parsed));
+    }
     return out;
 }
 
@@ -222,24 +248,13 @@ bool postReport(ControlChannel& control, const std::string& runId, const AgentRe
 std::optional<std::vector<AgentReport>> readReports(ControlChannel& control, const std::string& runId,
                                                     std::string* lastId, int blockMs, std::string* error)
 {
-    const auto reply = control.command(
-        { "XREAD", "COUNT", "100", "BLOCK", std::to_string(blockMs), "STREAMS", fleetResultsStream(runId), *lastId },
-        error);
-    if (!reply)
+    const auto entries = readStream(control, fleetResultsStream(runId), lastId, 100, blockMs, error);
+    if (!entries)
         return std::nullopt;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
-        return std::nullopt;
-    }
     std::vector<AgentReport> reports;
-    for (const RespValue* entry : streamEntries(*reply)) {
-        *lastId = entry->elements[0].text;
+    for (const StreamEntry& entry : *entries) {
         AgentReport report;
-        const auto& fields = entry->elements[1].elements;
-        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
-            const std::string& name = fields[i].text;
-            const std::string& text = fields[i + 1].text;
+        for (const auto& [name, text] : entry.fields) {
             if (name == "agent")
                 report.agent = text;
             else if (name == "kind")
@@ -290,26 +305,16 @@ std::optional<std::string> latestOrderId(ControlChannel& control, const std::str
 std::optional<std::vector<FleetOrder>> readOrders(ControlChannel& control, const std::string& agent,
                                                   std::string* lastId, int blockMs, std::string* error)
 {
-    const auto reply = control.command(
-        { "XREAD", "COUNT", "10", "BLOCK", std::to_string(blockMs), "STREAMS", fleetOrdersStream(agent), *lastId },
-        error);
-    if (!reply)
+    const auto entries = readStream(control, fleetOrdersStream(agent), lastId, 10, blockMs, error);
+    if (!entries)
         return std::nullopt;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
-        return std::nullopt;
-    }
     std::vector<FleetOrder> orders;
-    for (const RespValue* entry : streamEntries(*reply)) {
-        *lastId = entry->elements[0].text;
-        const auto& fields = entry->elements[1].elements;
-        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+    for (const StreamEntry& entry : *entries)
+        for (const auto& [name, text] : entry.fields) {
             FleetOrder order;
-            if (fields[i].text == "order" && orderFromJson(fields[i + 1].text, order, nullptr))
+            if (name == "order" && orderFromJson(text, order, nullptr))
                 orders.push_back(std::move(order));
         }
-    }
     return orders;
 }
 

@@ -58,18 +58,20 @@ RedisServer::Options onPort(quint16 port)
     return options;
 }
 
-// Three agents (a, b, c) waiting on a control server.
+// Three agents (a, b, c) waiting on a control server, and the target.
 struct Fleet {
     std::unique_ptr<RedisServer> controlServer;
+    RedisServer target;
     std::vector<std::unique_ptr<BackgroundCli>> agents;
 
     RedisServer& control() { return *controlServer; }
+    QString targetPort() const { return QString::number(target.port()); }
 
     QString start(const QStringList& environment = {}, quint16 controlPort = 0)
     {
         controlServer = std::make_unique<RedisServer>(onPort(controlPort));
         QString error;
-        if (!control().start(&error))
+        if (!control().start(&error) || !target.start(&error))
             return error;
         for (const char* name : { "a", "b", "c" }) {
             agents.push_back(std::make_unique<BackgroundCli>(
@@ -80,6 +82,18 @@ struct Fleet {
         if (!agents.front()->waitUntil([&] { return agentsOnline(control()) == 3; }, kAgentStartMs))
             return QStringLiteral("%1 of 3 agents announced themselves").arg(agentsOnline(control()));
         return {};
+    }
+
+    // A coordinator for `seconds` of SET on six connections over the three
+    // agents, once its traffic reaches the target (nullptr if it never does).
+    std::unique_ptr<BackgroundCli> startTimedRun(const QString& seconds, const QString& json)
+    {
+        auto coordinator = std::make_unique<BackgroundCli>(
+            QStringList { "redis-benchmark", "-p", targetPort(), "-t", "set", "-c", "6", "--duration", seconds, "-q",
+                          "--agents", "3", "--control", controlUri(control()), "--json", json });
+        if (!coordinator->waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs))
+            return nullptr;
+        return coordinator;
     }
 };
 
@@ -111,11 +125,9 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("three.json");
-        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set,get", "-n",
+        const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set,get", "-n",
                                        "1000", "-c", "10", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
                                        "--json", json },
                                      kRunMs);
@@ -140,10 +152,8 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
-        const QString port = QString::number(target.port());
+        RedisServer& target = fleet.target;
+        const QString port = fleet.targetPort();
         const QString ctl = controlUri(fleet.control());
         const QString json = m_dir.filePath("named.json");
         const CliResult named = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "501", "-c", "4", "-q",
@@ -179,11 +189,9 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("rate.json");
-        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c",
+        const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-c",
                                        "6", "--rate", "600", "--duration", "4", "-q", "--agents", "3", "--control",
                                        controlUri(fleet.control()), "--json", json },
                                      kRunMs);
@@ -201,9 +209,7 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start({ "REDISCLI_AUTH=" + secret });
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         QVERIFY(target.command({ "CONFIG", "SET", "requirepass", secret }).text == "OK");
         target.setAuth(secret);
 
@@ -211,7 +217,7 @@ private slots:
         monitor.start("redis-cli", { "-p", QString::number(fleet.control().port()), "MONITOR" });
         QVERIFY(monitor.waitForStarted(10000));
         QVERIFY(fleet.control().waitForCalls("monitor", 1, 10000));
-        const CliResult run = runCli({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-n",
+        const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-n",
                                        "300", "-c", "3", "-q", "--agents", "3", "--control",
                                        controlUri(fleet.control()) },
                                      kRunMs, {}, { "REDISCLI_AUTH=" + secret });
@@ -246,16 +252,12 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("killed.json");
-        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
-                                    "--duration", "6", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
-                                    "--json", json });
-        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
+        const auto coordinator = fleet.startTimedRun("6", json);
+        QVERIFY(coordinator);
         QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
-        const CliResult run = coordinator.finish(kRunMs);
+        const CliResult run = coordinator->finish(kRunMs);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.out.contains("agent b: lost"), run.out.constData());
         QVERIFY2(run.err.contains("agent b went away"), run.err.constData());
@@ -276,19 +278,15 @@ private slots:
         const quint16 port = tacho::test::pickFreeLoopbackPort();
         const QString error = fleet.start({}, port);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("restart.json");
-        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
-                                    "--duration", "5", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
-                                    "--json", json });
-        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
+        const auto coordinator = fleet.startTimedRun("5", json);
+        QVERIFY(coordinator);
         fleet.control().stop();
         RedisServer restarted(onPort(port));
         QString restartError;
         QVERIFY2(restarted.start(&restartError), qPrintable(restartError));
-        const CliResult run = coordinator.finish(kRunMs);
+        const CliResult run = coordinator->finish(kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
@@ -302,16 +300,12 @@ private slots:
         Fleet fleet;
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        RedisServer target;
-        QString targetError;
-        QVERIFY2(target.start(&targetError), qPrintable(targetError));
+        RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("interrupted.json");
-        BackgroundCli coordinator({ "redis-benchmark", "-p", QString::number(target.port()), "-t", "set", "-c", "6",
-                                    "--duration", "600", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
-                                    "--json", json });
-        QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
-        QCOMPARE(::kill(pid_t(coordinator.pid()), SIGINT), 0);
-        const CliResult run = coordinator.finish(kRunMs);
+        const auto coordinator = fleet.startTimedRun("600", json);
+        QVERIFY(coordinator);
+        QCOMPARE(::kill(pid_t(coordinator->pid()), SIGINT), 0);
+        const CliResult run = coordinator->finish(kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         QVERIFY2(run.err.contains("stopping the agents"), run.err.constData());
         const QJsonObject file = readRunFileJson(json);
