@@ -11,6 +11,7 @@
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/fleet/fleet_protocol.h"
+#include "engine/report/json_writer.h"
 #include "engine/report/merge.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file_reader.h"
@@ -26,6 +27,8 @@ constexpr const char* kPrefix = "tacho-cli redis-benchmark: ";
 constexpr std::int64_t kStartDelayMs = 1500;
 // How often the coordinator looks for agents that went away.
 constexpr std::int64_t kPresenceCheckMs = 2000;
+// Starts possibly further apart than this are reported.
+constexpr std::int64_t kStartSkewWarningMs = 50;
 
 std::string newRunId()
 {
@@ -69,6 +72,68 @@ std::vector<AgentInfo> chooseAgents(const std::vector<AgentInfo>& online, const 
         chosen.push_back(*it);
     }
     return chosen;
+}
+
+// "-n 333 -c 2": the divided values of an agent's share.
+std::string shareText(const std::vector<std::string>& args)
+{
+    std::string text;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "-n" || args[i] == "-c" || args[i] == "--rate")
+            text += (text.empty() ? "" : " ") + args[i] + " " + args[i + 1];
+    return text;
+}
+
+// What the run file keeps of a run on agents: who took part, what each was
+// given, how each ended and when a lost one was last seen.
+struct FleetRecord {
+    std::string runId;
+    std::string controlServer;
+    std::int64_t startAtMs;
+    const std::vector<AgentInfo>& agents;
+    const std::vector<FleetOrder>& orders;
+    const std::map<std::string, AgentReport>& reports;
+    const std::vector<std::string>& lost;
+    const std::map<std::string, std::int64_t>& lastSeenLocalMs;
+};
+
+std::string fleetSection(const FleetRecord& r)
+{
+    JsonWriter w(0);
+    w.beginObject()
+        .field("runId", r.runId)
+        .field("controlServer", r.controlServer)
+        .field("startAtUtc", formatUtcTimestamp(double(r.startAtMs) / 1000))
+        .key("agents")
+        .beginArray();
+    for (std::size_t i = 0; i < r.agents.size(); ++i) {
+        const AgentInfo& agent = r.agents[i];
+        const auto report = r.reports.find(agent.name);
+        const bool lost = std::find(r.lost.begin(), r.lost.end(), agent.name) != r.lost.end();
+        w.beginObject()
+            .field("name", agent.name)
+            .field("host", agent.host)
+            .field("version", agent.version)
+            .field("cores", agent.cores)
+            .field("clockOffsetMs", agent.clockOffsetMs)
+            .field("roundTripMs", agent.roundTripMs)
+            .key("args")
+            .beginArray();
+        for (const std::string& a : r.orders[i].args)
+            w.value(a);
+        w.endArray();
+        if (lost) {
+            w.field("outcome", "lost");
+            w.field("lastSeenUtc", formatUtcTimestamp(double(r.lastSeenLocalMs.at(agent.name)) / 1000));
+        } else if (report != r.reports.end()) {
+            w.field("outcome", report->second.kind == "final" ? "reported" : "failed")
+                .field("exitStatus", report->second.exitStatus)
+                .field("message", report->second.message);
+        }
+        w.endObject();
+    }
+    w.endArray().endObject();
+    return w.str();
 }
 
 } // namespace
@@ -129,6 +194,7 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     const std::string runId = newRunId();
     const int count = static_cast<int>(agents.size());
     std::vector<std::string> names;
+    std::vector<FleetOrder> orders;
     for (int i = 0; i < count; ++i) {
         FleetOrder order;
         order.runId = runId;
@@ -142,6 +208,7 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
             return 1;
         }
         names.push_back(agents[i].name);
+        orders.push_back(order);
     }
     out << "Running on " << count << " agents (" << joined(names) << ") through " << control.where() << ", run "
         << runId << "\n"
@@ -242,10 +309,20 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     for (const RunSource& source : merged.sources)
         out << "agent " << source.file << ": " << source.requests << " requests"
             << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
-    for (const std::string& name : lost)
-        out << "agent " << name << ": lost\n";
+    for (const std::string& name : lost) {
+        const auto& given = orders[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())].args;
+        out << "agent " << name << ": lost; its share is missing from the result (" << shareText(given) << ")\n";
+    }
+    std::int64_t slowestRoundTrip = 0;
+    for (const AgentInfo& agent : agents)
+        slowestRoundTrip = std::max(slowestRoundTrip, agent.roundTripMs);
+    // Each clock offset is known to within half its round trip: so are the starts.
+    if (slowestRoundTrip / 2 > kStartSkewWarningMs)
+        err << kPrefix << "warning: the agents' starts may differ by up to " << slowestRoundTrip / 2
+            << " ms (clock offsets measured over round trips of up to " << slowestRoundTrip << " ms)\n";
     if (!invocation.jsonPath.empty()) {
-        if (!writeMergedRunFile(invocation.jsonPath, merged, &error)) {
+        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, reports, lost, lastSeen };
+        if (!writeMergedRunFile(invocation.jsonPath, merged, &error, { { "fleet", fleetSection(record) } })) {
             err << kPrefix << error << "\n";
             return 1;
         }

@@ -631,7 +631,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
     return true;
 }
 
-std::string mergedRunToJson(const LoadedRun& merged)
+std::string mergedRunToJson(const LoadedRun& merged, const std::vector<ExtraSection>& extra)
 {
     const std::string base = runResultToJson(merged.run);
     std::optional<JsonValue> root = parseJson(base);
@@ -648,14 +648,18 @@ std::string mergedRunToJson(const LoadedRun& merged)
         sources.append(std::move(o));
     }
     root->set("sources", std::move(sources));
+    for (const ExtraSection& section : extra)
+        if (std::optional<JsonValue> value = parseJson(section.json))
+            root->set(section.name, std::move(*value));
     JsonWriter w;
     writeJsonValue(w, *root);
     return w.str() + "\n";
 }
 
-bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error)
+bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error,
+                        const std::vector<ExtraSection>& extra)
 {
-    return writeFileAtomically(path, mergedRunToJson(merged), error);
+    return writeFileAtomically(path, mergedRunToJson(merged, extra), error);
 }
 
 } // namespace tacho::engine

@@ -48,10 +48,19 @@ namespace tacho::engine {
 bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::vector<std::string>* warnings,
                std::string* error);
 
-// The run file text of a merged run: runResultToJson() plus "sources".
-std::string mergedRunToJson(const LoadedRun& merged);
+// A section of the run file besides those of the run: its name and JSON text
+// (e.g. "fleet", what the agents of a run on agents were given).
+struct ExtraSection {
+    std::string name;
+    std::string json;
+};
+
+// The run file text of a merged run: runResultToJson() plus "sources" and
+// the extra sections.
+std::string mergedRunToJson(const LoadedRun& merged, const std::vector<ExtraSection>& extra = {});
 // Writes it atomically.
-bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error);
+bool writeMergedRunFile(const std::string& path, const LoadedRun& merged, std::string* error,
+                        const std::vector<ExtraSection>& extra = {});
 
 // Writes `content` to `path` atomically (temporary file in the same folder,
 

@@ -143,6 +143,17 @@ private slots:
         // 1000 over three: 334, 333, 333 per test; two tests.
         QCOMPARE(sources.at(0).toObject()["requests"].toInteger(), 668);
         QCOMPARE(sources.at(1).toObject()["requests"].toInteger(), 666);
+        // What each agent was given and how it ended.
+        const QJsonArray given = file["fleet"].toObject()["agents"].toArray();
+        QCOMPARE(given.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject agent = given.at(i).toObject();
+            QCOMPARE(agent["outcome"].toString(), QString("reported"));
+            const QJsonArray args = agent["args"].toArray();
+            QCOMPARE(args.at(0).toString(), QString("-n"));
+            QCOMPARE(args.at(1).toString(), QString(i == 0 ? "334" : "333"));
+            QVERIFY(!args.contains(QJsonValue("--json")));
+        }
         QVERIFY2(run.out.contains("Running on 3 agents (a, b, c)"), run.out.constData());
         QVERIFY2(run.out.contains("SET: ") && run.out.contains("GET: "), run.out.constData());
     }
@@ -259,10 +270,13 @@ private slots:
         QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
         const CliResult run = coordinator->finish(kRunMs);
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.out.contains("agent b: lost"), run.out.constData());
+        QVERIFY2(run.out.contains("agent b: lost; its share is missing from the result (-c 2)"), run.out.constData());
         QVERIFY2(run.err.contains("agent b went away"), run.err.constData());
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "c" }));
+        const QJsonObject b = file["fleet"].toObject()["agents"].toArray().at(1).toObject();
+        QCOMPARE(b["outcome"].toString(), QString("lost"));
+        QVERIFY(!b["lastSeenUtc"].toString().isEmpty());
         // What b sent is in the server's count but not in the run.
         QVERIFY(quint64(testRequests(file, 0)) < target.commandStatsCalls().value("set"));
         const CliResult report = runCli({ "report", json });
