@@ -209,6 +209,7 @@ int runCommand(int argc, char** argv)
         io.err = &std::cerr;
         io.interactive = isatty(STDERR_FILENO) == 1;   // memtier's progress goes to standard error
         io.onController = [](tacho::engine::RunController* controller) { g_controller = controller; };
+        io.interrupts = &g_interrupts;
         const int status = tacho::engine::runMemtierCommand(args, io);
         g_controller = nullptr;
         return status;

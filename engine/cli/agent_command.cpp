@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/cli/memtier_command.h"
 #include "engine/cli/uri.h"
 #include "engine/cli/usage_error.h"
 #include "engine/fleet/fleet_protocol.h"
@@ -126,7 +127,7 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
         }
         err << kPrefix << "run " << order.runId << ": the coordinator never took the report\n" << std::flush;
     };
-    if (order.dialect != "redis-benchmark") {
+    if (order.dialect != "redis-benchmark" && order.dialect != "memtier") {
         report.kind = "failed";
         report.exitStatus = 2;
         report.message = "this agent does not run the " + order.dialect + " dialect";
@@ -145,8 +146,12 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     const std::string runFile = (folder / "run.json").string();
     std::vector<std::string> args = order.args;
     args.insert(args.end(), { "--json", runFile });
-    if (const char* password = std::getenv("REDISCLI_AUTH"); password && *password)
-        args.insert(args.begin(), { "-a", password });
+    if (const char* password = std::getenv("REDISCLI_AUTH"); password && *password) {
+        if (order.dialect == "memtier")
+            args.insert(args.begin(), std::string("--authenticate=") + password);
+        else
+            args.insert(args.begin(), { "-a", password });
+    }
 
     std::ostringstream commandOut, commandErr;
     CommandIo commandIo;
@@ -162,7 +167,8 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     };
     out << kPrefix << "run " << order.runId << ": share " << order.index + 1 << " of " << order.count << "\n"
         << std::flush;
-    report.exitStatus = runRedisBenchmarkCommand(args, commandIo);
+    report.exitStatus = order.dialect == "memtier" ? runMemtierCommand(args, commandIo)
+                                                   : runRedisBenchmarkCommand(args, commandIo);
     {
         std::lock_guard lock(state.mutex);
         state.controller = nullptr;
@@ -191,7 +197,7 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
 std::string agentUsage()
 {
     return "Usage: tacho-cli agent --control redis://HOST:PORT [--name NAME]\n\n"
-           "Waits for orders from a coordinator (tacho-cli redis-benchmark ... --agents N --control URL)\n"
+           "Waits for orders from a coordinator (tacho-cli redis-benchmark|memtier ... --agents N --control URL)\n"
            "on the control server, a stock redis-server (5 or later). Announces itself there every second\n"
            "(host, version, cores, clock offset to the control server's TIME) and runs each order's share\n"
            "of the workload at the order's start time; its run file goes back through the control server.\n\n"

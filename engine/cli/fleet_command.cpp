@@ -1,6 +1,7 @@
 #include "engine/cli/fleet_command.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -12,16 +13,17 @@
 #include "engine/cli/shared_options.h"
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/report/json_writer.h"
+#include "engine/report/memtier_report.h"
 #include "engine/report/merge.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
+#include "engine/workload/memtier_generator_factory.h"
 
 namespace tacho::engine {
 
 namespace {
 
-constexpr const char* kPrefix = "tacho-cli redis-benchmark: ";
 // Time for every agent to read its order and measure nothing more before
 // the common start.
 constexpr std::int64_t kStartDelayMs = 1500;
@@ -136,28 +138,32 @@ std::string fleetSection(const FleetRecord& r)
     return w.str();
 }
 
-} // namespace
+// A line ready to run on agents: what the dialects give the common part.
+struct FleetPlan {
+    std::string dialect;                           // the agents' command
+    const char* prefix;                            // of every message
+    std::vector<std::vector<std::string>> shares;  // one per agent
+    std::string jsonPath;                          // --json, the merged run file
+    std::function<void(const LoadedRun& merged)> printResult;
+};
 
-int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
+int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
 {
     std::ostream& out = *io.out;
     std::ostream& err = *io.err;
+    const char* const kPrefix = plan.prefix;
     const auto usageError = [&](const std::string& message) {
-        err << kPrefix << hideSecretsIn(message, "redis-benchmark", args)
-            << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
+        err << kPrefix << message << "\nTry 'tacho-cli " << plan.dialect << " --help' for more information.\n";
         return 2;
     };
-    RedisBenchmarkInvocation invocation;
     RunConfig server;
     try {
-        invocation = parseRedisBenchmarkArgs(args, io.readStdin);
-        checkRedisBenchmarkDivisible(args, invocation, fleet.agentCount);
         server = controlServerConfig(fleet.controlUri);
     } catch (const UsageError& e) {
         return usageError(e.what());
     }
     std::string error;
-    if (!checkOutputFiles({ { "--json", invocation.jsonPath } }, &error)) {
+    if (!checkOutputFiles({ { "--json", plan.jsonPath } }, &error)) {
         err << kPrefix << error << "\n";
         return 2;
     }
@@ -198,8 +204,8 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     for (int i = 0; i < count; ++i) {
         FleetOrder order;
         order.runId = runId;
-        order.dialect = "redis-benchmark";
-        order.args = redisBenchmarkShare(args, invocation, i, count);
+        order.dialect = plan.dialect;
+        order.args = plan.shares[std::size_t(i)];
         order.index = i;
         order.count = count;
         order.startAtMs = *now + kStartDelayMs;
@@ -301,11 +307,12 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
         err << kPrefix << printable(error) << "\n";
         return 1;
     }
+    // The agents' workloads and loads differ by design (key ranges, rates,
+    // threads divided): only the other differences are worth a warning.
     for (const std::string& w : warnings)
-        err << kPrefix << "warning: " << printable(w) << "\n";
-    for (const TestResult& test : merged.run.tests)
-        out << formatTestReport(test, invocation.config, merged.run.environment, invocation.style,
-                                invocation.precision);
+        if (w.rfind("workload differs", 0) != 0 && w.rfind("load differs", 0) != 0)
+            err << kPrefix << "warning: " << printable(w) << "\n";
+    plan.printResult(merged);
     for (const RunSource& source : merged.sources)
         out << "agent " << source.file << ": " << source.requests << " requests"
             << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
@@ -320,14 +327,71 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     if (slowestRoundTrip / 2 > kStartSkewWarningMs)
         err << kPrefix << "warning: the agents' starts may differ by up to " << slowestRoundTrip / 2
             << " ms (clock offsets measured over round trips of up to " << slowestRoundTrip << " ms)\n";
-    if (!invocation.jsonPath.empty()) {
+    if (!plan.jsonPath.empty()) {
         FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, reports, lost, lastSeen };
-        if (!writeMergedRunFile(invocation.jsonPath, merged, &error, { { "fleet", fleetSection(record) } })) {
+        if (!writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } })) {
             err << kPrefix << error << "\n";
             return 1;
         }
     }
     return allCompleted ? 0 : 1;
+}
+
+} // namespace
+
+int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
+{
+    FleetPlan plan { "redis-benchmark", "tacho-cli redis-benchmark: ", {}, {}, {} };
+    RedisBenchmarkInvocation invocation;
+    try {
+        invocation = parseRedisBenchmarkArgs(args, io.readStdin);
+        checkRedisBenchmarkDivisible(args, invocation, fleet.agentCount);
+    } catch (const UsageError& e) {
+        *io.err << plan.prefix << hideSecretsIn(e.what(), "redis-benchmark", args)
+                << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
+        return 2;
+    }
+    for (int i = 0; i < fleet.agentCount; ++i)
+        plan.shares.push_back(redisBenchmarkShare(args, invocation, i, fleet.agentCount));
+    plan.jsonPath = invocation.jsonPath;
+    plan.printResult = [&](const LoadedRun& merged) {
+        for (const TestResult& test : merged.run.tests)
+            *io.out << formatTestReport(test, invocation.config, merged.run.environment, invocation.style,
+                                        invocation.precision);
+    };
+    return runOnAgents(plan, fleet, io);
+}
+
+int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
+{
+    FleetPlan plan { "memtier", "tacho-cli memtier: ", {}, {}, {} };
+    MemtierInvocation inv;
+    try {
+        inv = parseMemtierArgs(args);
+        checkMemtierDivisible(args, inv, fleet.agentCount);
+        for (int i = 0; i < fleet.agentCount; ++i)
+            plan.shares.push_back(memtierShare(args, inv, i, fleet.agentCount));
+    } catch (const UsageError& e) {
+        *io.err << plan.prefix << "error: " << hideSecretsIn(e.what(), "memtier", args)
+                << "\nTry 'tacho-cli memtier --help' for more information.\n";
+        return 2;
+    }
+    plan.jsonPath = inv.jsonPath;
+    plan.printResult = [&](const LoadedRun& merged) {
+        const bool setGet = !inv.workload.arbitrary();
+        const std::vector<std::string> names = MemtierGeneratorFactory(inv.workload).commandNames();
+        for (const TestResult& test : merged.run.tests) {
+            const double started = parseUtcTimestamp(merged.run.environment.startedAtUtc).value_or(0);
+            const MemtierRunStats stats = memtierStatsFromTest(test, names, setGet, inv.breakdownByLine,
+                                                               started + test.seconds);
+            *io.out << formatMemtierRunInfo(inv.threads, inv.clientsPerThread, memtierRequestsPerClient(inv),
+                                            inv.testTimeSeconds)
+                    << formatMemtierTable(stats, "ALL STATS", inv.percentiles);
+            if (!inv.hideHistogram)
+                *io.out << formatMemtierHistogram(stats);
+        }
+    };
+    return runOnAgents(plan, fleet, io);
 }
 
 } // namespace tacho::engine

@@ -1,5 +1,5 @@
 #pragma once
-// A redis-benchmark line run on several agents as one run (issue 21):
+// A redis-benchmark or memtier line run on several agents as one run (issue 21):
 // `tacho-cli redis-benchmark … --agents N|a,b,c --control URL`. The
 // coordinator divides the line (fleet_split.h), posts one order per agent on
 // the control server with a common start time, waits for every agent's run
@@ -17,5 +17,7 @@
 namespace tacho::engine {
 
 int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
+// The same for a memtier line (its ALL STATS table for the merged run).
+int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
 
 } // namespace tacho::engine

@@ -55,6 +55,62 @@ std::string rateText(double rate)
     return text;
 }
 
+// --agents VALUE into `fleet` (a count or names).
+void readAgentsValue(const std::string& value, FleetOptions& fleet)
+{
+    fleet.given = true;
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+        fleet.agentCount = value.size() > 4 ? 10000 : std::stoi(value);
+        if (fleet.agentCount < 1 || fleet.agentCount > 1000)
+            throw UsageError("--agents: give 1 to 1000 agents or their names (got " + value + ")");
+        return;
+    }
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        const std::string name = value.substr(start, comma - start);
+        if (name.empty())
+            throw UsageError("--agents: an empty agent name in \"" + value + "\"");
+        if (std::find(fleet.names.begin(), fleet.names.end(), name) != fleet.names.end())
+            throw UsageError("--agents: " + name + " is named twice");
+        fleet.names.push_back(name);
+        start = comma + 1;
+    }
+    fleet.agentCount = static_cast<int>(fleet.names.size());
+}
+
+void readControlValue(const std::string& value, FleetOptions& fleet)
+{
+    fleet.given = true;
+    if (value.empty())
+        throw UsageError("--control: the value must not be empty");
+    fleet.controlUri = value;
+}
+
+// "--agents VALUE" or "--control VALUE" at args[i]: read into `fleet`, i
+// left on the value. False for any other word.
+bool takeFleetOption(const std::vector<std::string>& args, std::size_t& i, FleetOptions& fleet)
+{
+    const std::string& a = args[i];
+    if (a != "--agents" && a != "--control")
+        return false;
+    if (i + 1 >= args.size())
+        throw UsageError(a + " needs a value");
+    if (a == "--control")
+        readControlValue(args[++i], fleet);
+    else
+        readAgentsValue(args[++i], fleet);
+    return true;
+}
+
+void checkFleetOptions(const FleetOptions& fleet)
+{
+    if (fleet.given && fleet.agentCount == 0)
+        throw UsageError("--control: give --agents N or --agents NAME,NAME too");
+    if (fleet.given && fleet.controlUri.empty())
+        throw UsageError("--agents: give --control redis://HOST:PORT, the control server the agents watch");
+}
+
 } // namespace
 
 std::uint64_t shareOf(std::uint64_t total, int index, int count)
@@ -70,37 +126,8 @@ FleetOptions takeRedisBenchmarkFleetOptions(std::vector<std::string>& args)
     const std::size_t end = commandStart(args);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (i < end && (a == "--agents" || a == "--control")) {
-            if (i + 1 >= args.size())
-                throw UsageError(a + " needs a value");
-            const std::string& value = args[++i];
-            fleet.given = true;
-            if (a == "--control") {
-                if (value.empty())
-                    throw UsageError("--control: the value must not be empty");
-                fleet.controlUri = value;
-                continue;
-            }
-            if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
-                fleet.agentCount = value.size() > 4 ? 10000 : std::stoi(value);
-                if (fleet.agentCount < 1 || fleet.agentCount > 1000)
-                    throw UsageError("--agents: give 1 to 1000 agents or their names (got " + value + ")");
-                continue;
-            }
-            std::size_t start = 0;
-            while (start <= value.size()) {
-                const std::size_t comma = std::min(value.find(',', start), value.size());
-                const std::string name = value.substr(start, comma - start);
-                if (name.empty())
-                    throw UsageError("--agents: an empty agent name in \"" + value + "\"");
-                if (std::find(fleet.names.begin(), fleet.names.end(), name) != fleet.names.end())
-                    throw UsageError("--agents: " + name + " is named twice");
-                fleet.names.push_back(name);
-                start = comma + 1;
-            }
-            fleet.agentCount = static_cast<int>(fleet.names.size());
+        if (i < end && takeFleetOption(args, i, fleet))
             continue;
-        }
         if (i < end && takesValue(a) && i + 1 < args.size()) {
             rest.push_back(a);
             rest.push_back(args[++i]);
@@ -108,12 +135,109 @@ FleetOptions takeRedisBenchmarkFleetOptions(std::vector<std::string>& args)
         }
         rest.push_back(a);
     }
-    if (fleet.given && fleet.agentCount == 0)
-        throw UsageError("--control: give --agents N or --agents NAME,NAME too");
-    if (fleet.given && fleet.controlUri.empty())
-        throw UsageError("--agents: give --control redis://HOST:PORT, the control server the agents watch");
+    checkFleetOptions(fleet);
     args = std::move(rest);
     return fleet;
+}
+
+FleetOptions takeMemtierFleetOptions(std::vector<std::string>& args)
+{
+    FleetOptions fleet;
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (takeFleetOption(args, i, fleet)) {
+        } else if (a.rfind("--agents=", 0) == 0) {
+            readAgentsValue(a.substr(9), fleet);
+        } else if (a.rfind("--control=", 0) == 0) {
+            readControlValue(a.substr(10), fleet);
+        } else {
+            rest.push_back(a);
+        }
+    }
+    checkFleetOptions(fleet);
+    args = std::move(rest);
+    return fleet;
+}
+
+namespace {
+
+// P:P: the key range can be divided without changing what a connection does.
+bool rangeDivides(const MemtierInvocation& parsed)
+{
+    const MemtierWorkload& w = parsed.workload;
+    return !w.arbitrary() && w.setPattern == KeyPattern::Parallel && w.getPattern == KeyPattern::Parallel;
+}
+
+} // namespace
+
+void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvocation& parsed, int count)
+{
+    const std::uint64_t connections = std::uint64_t(parsed.threads) * parsed.clientsPerThread;
+    if (connections < std::uint64_t(count))
+        throw UsageError("--agents: " + std::to_string(count) + " agents need at least as many connections (--threads "
+                         "x --clients = " + std::to_string(connections) + ")");
+    const auto refuse = [](const std::string& what) {
+        throw UsageError("--agents: " + what + " is not supported with agents yet");
+    };
+    if (parsed.runCount > 1)
+        refuse("--run-count above 1");
+    if (parsed.preload)
+        refuse("--preload");
+    if (parsed.cleanup)
+        refuse("--cleanup");
+    if (parsed.clientsStart > 0)
+        refuse("a staircase ramp (--clients-start)");
+    if (!parsed.outFile.empty() || !parsed.jsonOutFile.empty() || !parsed.hdrFilePrefix.empty()
+        || !parsed.clientStatsPrefix.empty())
+        refuse("--out-file, --json-out-file, --hdr-file-prefix or --client-stats (use --json)");
+    if (parsed.liveMetrics.enabled())
+        refuse("--prometheus-file or --statsd");
+    if (!parsed.inputFiles.monitorInput.empty() || !parsed.inputFiles.dataImport.empty())
+        refuse("--monitor-input or --data-import (files the agents do not have)");
+    for (const SecretSpan& span : memtierSecretSpans(args))
+        if (args[span.word].find("://") != std::string::npos)
+            throw UsageError("--agents: the URI carries a password, which orders never do; give the agents the "
+                             "password in their own REDISCLI_AUTH and leave it out of the URI");
+    if (rangeDivides(parsed)) {
+        const auto& keys = parsed.workload.keys;
+        if (keys.maximum - keys.minimum + 1 < std::uint64_t(count))
+            throw UsageError("--agents: " + std::to_string(count) + " agents need at least as many keys in the range");
+    }
+}
+
+std::vector<std::string> memtierShare(std::span<const std::string> args, const MemtierInvocation& parsed, int index,
+                                      int count)
+{
+    std::vector<std::string> share;
+    const bool divideRange = rangeDivides(parsed);
+    for (const MemtierOption& option : tokenizeMemtierArgs(args)) {
+        const std::string& name = option.name;
+        if (name == "--threads" || name == "--clients" || name == "--json" || name == "--authenticate"
+            || name == "--rate" || (divideRange && (name == "--key-minimum" || name == "--key-maximum")))
+            continue;
+        share.push_back(option.value ? name + "=" + *option.value : name);
+    }
+    if (parsed.threads >= std::uint32_t(count)) {
+        share.push_back("--threads=" + std::to_string(shareOf(parsed.threads, index, count)));
+        share.push_back("--clients=" + std::to_string(parsed.clientsPerThread));
+    } else {
+        const std::uint64_t connections = std::uint64_t(parsed.threads) * parsed.clientsPerThread;
+        share.push_back("--threads=1");
+        share.push_back("--clients=" + std::to_string(shareOf(connections, index, count)));
+    }
+    if (parsed.config.rate > 0)
+        share.push_back("--rate=" + rateText(parsed.config.rate / count));
+    if (divideRange) {
+        const auto& keys = parsed.workload.keys;
+        std::uint64_t low = keys.minimum;
+        for (int i = 0; i < index; ++i)
+            low += shareOf(keys.maximum - keys.minimum + 1, i, count);
+        const std::uint64_t size = shareOf(keys.maximum - keys.minimum + 1, index, count);
+        share.push_back("--key-minimum=" + std::to_string(low));
+        share.push_back("--key-maximum=" + std::to_string(low + size - 1));
+    }
+    return share;
 }
 
 void checkRedisBenchmarkDivisible(std::span<const std::string> args, const RedisBenchmarkInvocation& parsed,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
 
 namespace tacho::engine {
@@ -39,5 +40,21 @@ std::vector<std::string> redisBenchmarkShare(std::span<const std::string> args,
 // Throws UsageError for what cannot run on `count` agents.
 void checkRedisBenchmarkDivisible(std::span<const std::string> args, const RedisBenchmarkInvocation& parsed,
                                   int count);
+
+// The same for memtier's line (it has no positional arguments: every
+// --agents / --agents=… / --control word is the option).
+FleetOptions takeMemtierFleetOptions(std::vector<std::string>& args);
+
+// memtier's arguments for agent `index` of `count`, in canonical spellings:
+// connections divided (--threads when there are at least as many threads as
+// agents, else one thread each and --clients divided), requests per client
+// as given (so the totals add up), --rate divided, and with P:P the key
+// range divided so that each key is in exactly one agent's range (-n allkeys
+// then writes every key once across the machines); --json and
+// --authenticate removed.
+std::vector<std::string> memtierShare(std::span<const std::string> args, const MemtierInvocation& parsed, int index,
+                                      int count);
+// Throws UsageError for what cannot run on `count` agents.
+void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvocation& parsed, int count);
 
 } // namespace tacho::engine

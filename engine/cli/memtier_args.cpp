@@ -665,4 +665,14 @@ RunConfig memtierPreloadConfig(const MemtierInvocation& inv)
     return config;
 }
 
+std::uint64_t memtierRequestsPerClient(const MemtierInvocation& inv)
+{
+    const MemtierWorkload& w = inv.workload;
+    if (!w.allKeys)
+        return inv.requestsPerClient;
+    const std::uint64_t keys = w.keyCount();
+    const std::uint64_t connections = std::max(1, inv.config.connections);
+    return w.usesPattern(KeyPattern::Parallel) ? (keys + connections - 1) / connections : keys;
+}
+
 } // namespace tacho::engine

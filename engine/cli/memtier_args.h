@@ -120,6 +120,11 @@ void applyMemtierInputFiles(MemtierInvocation& inv, bool dataSizeGiven);
 // allkeys), at least --preload-pipeline deep, no time limit, rate or ramp.
 RunConfig memtierPreloadConfig(const MemtierInvocation& inv);
 
+// What memtier prints as "Requests per client": -n as given, or for
+// -n allkeys the most keys any connection writes (P slices differ by at
+// most one key; other patterns walk the whole range).
+std::uint64_t memtierRequestsPerClient(const MemtierInvocation& inv);
+
 std::string memtierUsage();   // the --help text
 
 } // namespace tacho::engine

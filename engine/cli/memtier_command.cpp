@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include "engine/cli/fleet_command.h"
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
@@ -40,16 +41,6 @@ double epochSeconds()
 }
 
 std::string decimal(double value, int decimals) { return fixedDecimals(value, decimals); }
-
-// What memtier prints as "Requests per client" for -n allkeys: the most keys
-// any connection writes (slices differ by at most one key).
-std::uint64_t allKeysPerClient(const MemtierInvocation& inv)
-{
-    const MemtierWorkload& w = inv.workload;
-    const std::uint64_t keys = w.keyCount();
-    const std::uint64_t connections = std::max(1, inv.config.connections);
-    return w.usesPattern(KeyPattern::Parallel) ? (keys + connections - 1) / connections : keys;
-}
 
 // -n allkeys: the keys of the range that no successful request of the primary
 // command (SET; GET without SETs; the first --command) covered: error replies
@@ -105,7 +96,7 @@ void writeConfiguration(JsonWriter& w, const MemtierInvocation& inv)
     fileOrNull("client_stats", inv.clientStatsPrefix);
     w.field("run_count", inv.runCount);
     w.field("debug", 0);
-    w.field("requests", wl.allKeys ? allKeysPerClient(inv) : inv.requestsPerClient);
+    w.field("requests", memtierRequestsPerClient(inv));
     w.field("rate_limit", inv.rateLimitPerConnection);
     w.field("clients", inv.clientsPerThread);
     w.field("threads", inv.threads);
@@ -236,6 +227,21 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     std::ostream& out = *io.out;
     std::ostream& err = *io.err;
 
+    // --agents / --control: the same line, run by agents (issue 21).
+    if (std::find_if(args.begin(), args.end(), [](const std::string& a) {
+            return a.rfind("--agents", 0) == 0 || a.rfind("--control", 0) == 0;
+        }) != args.end()) {
+        std::vector<std::string> rest(args.begin(), args.end());
+        try {
+            const FleetOptions fleet = takeMemtierFleetOptions(rest);
+            if (fleet.given)
+                return runMemtierOnAgents(rest, fleet, io);
+        } catch (const UsageError& e) {
+            err << kPrefix << "error: " << hideSecretsIn(e.what(), "memtier", args)
+                << "\nTry 'tacho-cli memtier --help' for more information.\n";
+            return 2;
+        }
+    }
     MemtierInvocation inv;
     try {
         inv = parseMemtierArgs(args);
@@ -381,7 +387,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         blocks.push_back({ "AGGREGATED AVERAGE RESULTS (" + std::to_string(runs.size()) + " runs)", &aggregate });
     }
 
-    const std::uint64_t perClient = inv.workload.allKeys ? allKeysPerClient(inv) : inv.requestsPerClient;
+    const std::uint64_t perClient = memtierRequestsPerClient(inv);
     const bool anything = !runs.empty() || (preloadResult && !preloadResult->tests.empty());
     // A run that failed before any test measured anything writes no output file and
     // announces none (an existing file stays as it was): its error says it all (issue 16).

@@ -159,6 +159,12 @@ Tacho additions:
                                  it reconnects with --reconnect-on-error, else
                                  the run fails (default: 5; 0: wait forever)
       --json=FILE                Also write Tacho's run file
+      --agents=N|NAME,...        Run on that many agents (or on those named)
+                                 waiting on the control server (tacho-cli
+                                 agent): connections, --rate and a P:P key
+                                 range divided among them, one merged result;
+                                 agents take the password from REDISCLI_AUTH
+      --control=URL              The agents' control server (redis://host:port)
 
 Not supported yet (exit status 2): -4/-6, memcache protocols, --data-offset, --data-verify, --verify-only,
 WAIT options, StatsD,

@@ -428,7 +428,8 @@ Tacho additions:
                     the control server (tacho-cli agent): requests,
                     connections and --rate divided among them, one merged
                     result. Agents take the password from REDISCLI_AUTH.
- --control <uri>    The agents' control server (redis://host:port).
+ --control <url>    The agents' control server (redis://host:port; a
+                    password in it is hidden like -u's).
  --seed <num>       Seed for the random numbers behind __rand_int__
                     (default: taken from the clock).
 

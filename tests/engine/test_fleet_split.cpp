@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/cli/fleet_split.h"
+#include "engine/cli/secrets.h"
 #include "engine/fleet/fleet_protocol.h"
 
 using namespace tacho::engine;
@@ -146,6 +147,73 @@ private slots:
         }
         const auto fine = words({ "-u", "redis://h:7000", "-c", "3" });
         checkRedisBenchmarkDivisible(fine, parseRedisBenchmarkArgs(fine), 3);
+    }
+
+    // memtier: connections and the P:P key range divided exactly; the shares parse.
+    void memtierShares()
+    {
+        for (const auto& line : { words({ "-t", "4", "-c", "5", "--ratio=1:0", "--key-pattern=P:P",
+                                           "--key-minimum=1", "--key-maximum=1000", "-n", "allkeys", "--json",
+                                           "x.json", "--authenticate=pw", "--rate=900" }),
+                                   words({ "-t", "1", "-c", "7", "--test-time=5", "--key-pattern=R:R" }) }) {
+            const MemtierInvocation whole = parseMemtierArgs(line);
+            for (int count = 1; count <= 3; ++count) {
+                int connections = 0;
+                double rate = 0;
+                std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+                for (int i = 0; i < count; ++i) {
+                    const auto share = memtierShare(line, whole, i, count);
+                    for (const std::string& word : share)
+                        QVERIFY2(word.rfind("--json", 0) != 0 && word.rfind("--authenticate", 0) != 0, word.c_str());
+                    const MemtierInvocation part = parseMemtierArgs(share);
+                    connections += part.config.connections;
+                    rate += part.config.rate;
+                    ranges.emplace_back(part.workload.keys.minimum, part.workload.keys.maximum);
+                    QCOMPARE(part.requestsPerClient, whole.requestsPerClient);
+                    QCOMPARE(part.workload.allKeys, whole.workload.allKeys);
+                }
+                QCOMPARE(connections, whole.config.connections);
+                QVERIFY(std::abs(rate - whole.config.rate) < 1e-6);
+                if (whole.workload.setPattern == KeyPattern::Parallel) {
+                    // Contiguous, no gap, no overlap, the whole range.
+                    QCOMPARE(ranges.front().first, whole.workload.keys.minimum);
+                    QCOMPARE(ranges.back().second, whole.workload.keys.maximum);
+                    for (std::size_t i = 1; i < ranges.size(); ++i)
+                        QCOMPARE(ranges[i].first, ranges[i - 1].second + 1);
+                } else {
+                    for (const auto& range : ranges)
+                        QVERIFY(range == std::make_pair(whole.workload.keys.minimum, whole.workload.keys.maximum));
+                }
+            }
+        }
+        auto args = words({ "-s", "h", "--agents=2", "--control", "redis://c", "--ratio=1:0" });
+        const FleetOptions fleet = takeMemtierFleetOptions(args);
+        QCOMPARE(fleet.agentCount, 2);
+        QCOMPARE(args, words({ "-s", "h", "--ratio=1:0" }));
+        for (const auto& line : { words({ "-t", "1", "-c", "2" }), words({ "--preload" }), words({ "-x", "2" }),
+                                  words({ "--json-out-file=a.json" }), words({ "-u", "redis://:pw@h:1" }) }) {
+            bool thrown = false;
+            try {
+                checkMemtierDivisible(line, parseMemtierArgs(line), 3);
+            } catch (const UsageError&) {
+                thrown = true;
+            }
+            QVERIFY2(thrown, line.front().c_str());
+        }
+    }
+
+    // The control server's password (in its URL) is hidden wherever the
+    // target's would be: argv, usage errors, workload lines.
+    void controlPasswordIsASecret()
+    {
+        for (const char* command : { "redis-benchmark", "memtier", "agent" }) {
+            const auto args = words({ "--control", "redis://u:Ctl9Pw@h:1", "--agents", "2" });
+            std::string hidden;
+            for (const std::string& word : withSecretsHidden(command, args))
+                hidden += word + " ";
+            QVERIFY2(hidden.find("Ctl9Pw") == std::string::npos, hidden.c_str());
+            QVERIFY2(hidden.find("redis://") != std::string::npos, hidden.c_str());
+        }
     }
 
     void messagesRoundTrip()

@@ -158,6 +158,30 @@ private slots:
         QVERIFY2(run.out.contains("SET: ") && run.out.contains("GET: "), run.out.constData());
     }
 
+    // memtier's line: P:P over a range that does not divide by three, every
+    // key written exactly once across the agents.
+    void memtierAllKeysWritesEachKeyOnce()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString json = m_dir.filePath("memtier.json");
+        const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", fleet.targetPort(), "--ratio=1:0",
+                                       "--key-pattern=P:P", "--key-minimum=1", "--key-maximum=1000", "-n", "allkeys",
+                                       "-t", "1", "-c", "4", "--hide-histogram", "--agents=3",
+                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.dbSize(), 1000);
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(1000));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(testRequests(file, 0), 1000);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        QVERIFY2(run.out.contains("ALL STATS") && run.out.contains("Sets "), run.out.constData());
+        QVERIFY2(!run.err.contains("warning"), run.err.constData());
+    }
+
     void namedAgentsAndWhatCannotBeDivided()
     {
         Fleet fleet;
