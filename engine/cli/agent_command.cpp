@@ -167,14 +167,9 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     };
     out << kPrefix << "run " << order.runId << ": share " << order.index + 1 << " of " << order.count << "\n"
         << std::flush;
+    // The command calls onController(nullptr) before its controller is gone.
     report.exitStatus = order.dialect == "memtier" ? runMemtierCommand(args, commandIo)
                                                    : runRedisBenchmarkCommand(args, commandIo);
-    {
-        std::lock_guard lock(state.mutex);
-        state.controller = nullptr;
-    }
-    if (io.onController)
-        io.onController(nullptr);
     report.message = tail(commandErr.str(), kMessageBytes);
     std::string error;
     if (readTextFile(runFile, report.runFile, &error)) {

@@ -303,6 +303,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     // pointer to either.
     std::unique_ptr<RunController> preloadController;
     std::unique_ptr<RunController> mainController;
+    const ControllerRelease release { io };
 
     // ---- preload: SET every key once (P:P, allkeys), reported apart ----
     std::optional<RunResult> preloadResult;

@@ -98,6 +98,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         return 2;
 
     RunController controller(config);
+    const ControllerRelease release { io };
     if (io.onController)
         io.onController(&controller);
     controller.onNotice([&](const std::string& text) { err << kPrefix << text << "\n" << std::flush; });

@@ -24,6 +24,18 @@ struct CommandIo {
     const std::atomic<int>* interrupts = nullptr;
 };
 
+// Declared after a command's controller(s): calls io.onController(nullptr)
+// before they are destroyed, so nothing that holds the pointer (a signal
+// handler, an agent's heartbeat) can reach a controller that is gone.
+struct ControllerRelease {
+    const CommandIo& io;
+    ~ControllerRelease()
+    {
+        if (io.onController)
+            io.onController(nullptr);
+    }
+};
+
 int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo& io);
 
 } // namespace tacho::engine
