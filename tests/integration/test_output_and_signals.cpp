@@ -138,6 +138,8 @@ class TestOutputAndSignals : public QObject {
             { "sweep", QStringList { "sweep", "--connections", "1,2", "--" } + benchmark },
             { "compare", { "compare", m_runA, m_runB } },
             { "merge", { "merge", m_runA, m_runB, "-o", m_dir.filePath("merged.json") } },
+            // An agent runs until stopped; its usage is what ends on its own.
+            { "agent", { "agent", "--help" } },
             { "report", { "report", m_runA } },
             { "version", { "version" } },
             { "help", { "help" } },
