@@ -650,6 +650,7 @@ void RunChartWidget::setOptions(const ChartOptions& options)
 void RunChartWidget::refresh(const RunRecord& run)
 {
     m_content->update(run, m_options);
+    refreshReadout();   // the lines (and the axes) moved under the pointer
 }
 
 int RunChartWidget::pointCount() const

@@ -80,7 +80,14 @@ void ZoomableChartView::updateReadout(const QPoint& viewPos)
     lines.prepend(readoutX(shownX));
     m_readout = lines.join(QLatin1Char('\n'));
     m_readoutScenePos = scenePos;
+    m_readoutViewPos = viewPos;
     viewport()->update();
+}
+
+void ZoomableChartView::refreshReadout()
+{
+    if (!m_readout.isEmpty())
+        updateReadout(m_readoutViewPos);
 }
 
 void ZoomableChartView::hideReadout()

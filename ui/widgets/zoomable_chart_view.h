@@ -35,6 +35,8 @@ protected:
     virtual QString readoutX(double x) const;
     // A line's value as the read-out shows it.
     virtual QString readoutY(double y) const;
+    // After the data or axes changed: the read-out again at the same place.
+    void refreshReadout();
 
 private:
     void updateReadout(const QPoint& viewPos);
@@ -42,6 +44,7 @@ private:
 
     QString m_readout;
     QPointF m_readoutScenePos;   // where the pointer is, in scene coordinates
+    QPoint m_readoutViewPos;     // and in the view's
 };
 
 } // namespace tacho::ui
