@@ -258,6 +258,12 @@ private Q_SLOTS:
         const QString text = chart.readoutText();
         QVERIFY2(text.contains(QLatin1String("SET  15,000")), qPrintable(text));
         QVERIFY2(text.startsWith(QLatin1String("5.1 s")), qPrintable(text));
+        // New data under a still pointer: the read-out follows it.
+        RunRecord doubled = run;
+        for (IntervalSample& s : doubled.tests[0].intervals)
+            s.requests *= 2;
+        chart.refresh(doubled);
+        QVERIFY2(chart.readoutText().contains(QLatin1String("SET  30,000")), qPrintable(chart.readoutText()));
 
         RunChartWidget latency(ChartKind::Latency);
         latency.resize(800, 400);
