@@ -313,13 +313,13 @@ private Q_SLOTS:
             counter.live << bar;
         qApp->installEventFilter(&counter);
         for (int i = 0; i < 24; ++i) {
-            v.opsNow = 1000.0 * (1 << (i % 12));   // 1,000 … 2,048,000: every width
+            v.opsPerSecond = 1000.0 * (1 << (i % 12));   // 1,000 … 2,048,000: every width
             v.avgMs = v.p50Ms = 0.05 * (i + 1);
             v.p99Ms = 0.5 * (i + 1);
             v.p999Ms = 1.5 * (i + 1);
             v.errors = static_cast<quint64>(i * i * 37);
             window->runPage()->kpis()->setValues(v);
-            window->progress()->update(i / 12, (i % 12) / 12.0, false, v.opsNow, v.p99Ms, v.errors);
+            window->progress()->update(i / 12, (i % 12) / 12.0, false, v.opsPerSecond, v.p99Ms, v.errors);
             QCoreApplication::processEvents();
         }
         qApp->removeEventFilter(&counter);

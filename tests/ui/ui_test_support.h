@@ -4,7 +4,9 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QColor>
 #include <QFile>
+#include <QPalette>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
@@ -90,6 +92,52 @@ inline void keepPicture(QWidget& widget, const QString& name)
     QDir().mkpath(dir);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     widget.grab().save(QDir(dir).filePath(name));
+}
+
+// The dark palette the screenshots and contrast checks use (a desktop's dark
+// theme in the same spirit: light text on a blue-grey base).
+inline QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2e, 0x30, 0x3e));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x24, 0x26, 0x31));
+    p.setColor(QPalette::AlternateBase, QColor(0x32, 0x34, 0x42));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x3a, 0x3c, 0x4a));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x4e, 0x79, 0xa7));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x24, 0x26, 0x31));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa6));
+    p.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
+    p.setColor(QPalette::LinkVisited, QColor(0xc5, 0x8a, 0xf9));
+    return p;
+}
+
+// What TACHO_SCREENSHOT_DIR=… [TACHO_SCREENSHOT_SIZE=1280x800]
+// [TACHO_SCREENSHOT_DARK=1] ask for; nullopt when no screenshots are wanted.
+// `stem` is the directory and "WxH-light-" (or dark) to prefix file names with.
+struct ScreenshotRequest {
+    QString stem;
+    int width = 1280, height = 800;
+    bool dark = false;
+};
+inline std::optional<ScreenshotRequest> screenshotRequest()
+{
+    const QString out = qEnvironmentVariable("TACHO_SCREENSHOT_DIR");
+    if (out.isEmpty())
+        return std::nullopt;
+    const QStringList size = qEnvironmentVariable("TACHO_SCREENSHOT_SIZE", QStringLiteral("1280x800")).split(QLatin1Char('x'));
+    ScreenshotRequest r;
+    if (size.size() == 2) {
+        r.width = size[0].toInt();
+        r.height = size[1].toInt();
+    }
+    r.dark = qEnvironmentVariableIntValue("TACHO_SCREENSHOT_DARK") != 0;
+    r.stem = QStringLiteral("%1/%2x%3-%4-").arg(out).arg(r.width).arg(r.height).arg(r.dark ? QStringLiteral("dark") : QStringLiteral("light"));
+    return r;
 }
 
 // A target for a fixture server on loopback.

@@ -66,8 +66,9 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         case Title: return e.title;
         case Profile: return e.readable ? e.profile : QString();
         case Workload: return e.readable ? e.workload : QString();
-        case OpsPerSecond: return e.readable ? NumberFormat::rate(e.opsPerSecond) : QString();
-        case P99: return e.readable ? NumberFormat::milliseconds(e.p99Ms) : QString();
+        // A run with no answered request (failed at once) has no rate: "–", not 0.
+        case OpsPerSecond: return !e.readable ? QString() : e.requests > 0 ? NumberFormat::rate(e.opsPerSecond) : QStringLiteral("–");
+        case P99: return !e.readable ? QString() : e.requests > 0 ? NumberFormat::milliseconds(e.p99Ms) : QStringLiteral("–");
         case Status:
             if (!e.readable)
                 return tr("corrupt: %1").arg(e.error);

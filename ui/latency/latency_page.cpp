@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "ui/model/number_format.h"
+#include "ui/widgets/zoomable_chart_view.h"
 
 namespace tacho::ui {
 
@@ -90,7 +91,9 @@ LatencyPage::LatencyPage(QWidget* parent) : QWidget(parent)
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_series->attachAxis(m_x);
     m_series->attachAxis(m_y);
-    auto* view = new QChartView(m_chart, split);
+    // Zoomable, with the hover read-out of the run charts.
+    auto* view = new ZoomableChartView(split);
+    view->setChart(m_chart);
     view->setRenderHint(QPainter::Antialiasing);
     view->setAccessibleName(tr("Round trip chart"));
 

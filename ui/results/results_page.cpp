@@ -23,7 +23,9 @@
 #include "ui/results/export_dialog.h"
 #include "ui/model/number_format.h"
 #include "ui/results/results_exporter.h"
+#include "ui/widgets/command_colors.h"
 #include "ui/widgets/results_table_model.h"
+#include "ui/widgets/run_chart_widget.h"
 #include "ui/widgets/run_charts_widget.h"
 
 namespace tacho::ui {
@@ -152,9 +154,12 @@ void ResultsPage::showRun(const RunRecord& run)
     details << tr("%1 requests in %2 tests · %3 ops/s overall · %4 errors")
                    .arg(NumberFormat::count(run.totalRequests()))
                    .arg(run.tests.size())
-                   .arg(NumberFormat::rate(run.headlineOpsPerSecond()), NumberFormat::count(run.totalErrors()));
+                   .arg(run.totalRequests() > 0 ? NumberFormat::rate(run.headlineOpsPerSecond()) : QStringLiteral("–"),
+                        NumberFormat::count(run.totalErrors()));
     if (!run.failure.isEmpty())
         details << tr("<b>Failed:</b> %1").arg(run.failure.toHtmlEscaped());
+    if (const QString stalls = RunChartWidget::stallNote(run); !stalls.isEmpty())
+        details << tr("<b>Note:</b> %1 — the client measured nothing then; the charts leave a gap").arg(stalls.toHtmlEscaped());
     if (!run.meta.profile.isEmpty())
         details << tr("Target profile: %1 · workload: %2").arg(run.meta.profile.toHtmlEscaped(), run.meta.workload.toHtmlEscaped());
     if (!run.cleanup.isEmpty()) {
@@ -169,6 +174,9 @@ void ResultsPage::showRun(const RunRecord& run)
     m_details->setText(details.join(QStringLiteral("<br>")));
     m_details->setTextFormat(Qt::RichText);
     m_details->setOpenExternalLinks(true);
+    QPalette links = m_details->palette();
+    links.setColor(QPalette::Link, CommandColors::linkText(palette()));
+    m_details->setPalette(links);
 
     // The server's own counts against ours, test by test.
     QStringList mismatches;
@@ -191,10 +199,10 @@ void ResultsPage::showRun(const RunRecord& run)
         m_crossCheck->setText(tr("Server cross-check: not checked (%1)").arg(notChecked));
     } else if (mismatches.isEmpty()) {
         m_crossCheck->setText(tr("Server cross-check: agrees ✓ — INFO commandstats matches the replies counted in all %1 tests").arg(available));
-        p.setColor(QPalette::WindowText, QColor(0x2e, 0x7d, 0x32));
+        p.setColor(QPalette::WindowText, CommandColors::goodText(p));
     } else {
         m_crossCheck->setText(tr("Server cross-check: DISAGREES ✗ — %1").arg(mismatches.join(QStringLiteral("; "))));
-        p.setColor(QPalette::WindowText, QColor(0xc0, 0x39, 0x2b));
+        p.setColor(QPalette::WindowText, CommandColors::errorText(p));
     }
     m_crossCheck->setPalette(p);
 

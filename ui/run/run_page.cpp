@@ -137,15 +137,17 @@ void RunPage::beginRun(const RunRecord& plan, const QString& targetName)
     showDashboard();
 }
 
-double RunPage::recentOpsPerSecond(const TestRecord& test)
+double RunPage::recentOpsPerSecond(const TestRecord& test, double* coveredSeconds)
 {
-    // Over the last half second: a single 100 ms tick is noisy.
     quint64 requests = 0;
     double seconds = 0;
-    for (qsizetype i = test.intervals.size() - 1; i >= 0 && i >= test.intervals.size() - kRecentTicks; --i) {
+    // The tolerance keeps ten 0.1 s ticks (their sum is a hair under 1) to ten.
+    for (qsizetype i = test.intervals.size() - 1; i >= 0 && seconds < kRecentSeconds - 0.01; --i) {
         requests += test.intervals[i].requests;
         seconds += test.intervals[i].seconds();
     }
+    if (coveredSeconds)
+        *coveredSeconds = seconds;
     return seconds > 0 ? double(requests) / seconds : 0;
 }
 
@@ -192,11 +194,14 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
     const LiveSample& last = batch.last();
     const TestRecord& test = m_run.tests.at(last.testIndex);
 
-    // Latency of the latest tick that had replies (a tick may have none).
+    // Latency of the latest tick that had replies (a tick may have none):
+    // avg and percentiles all of that tick, so they describe the same requests.
     const IntervalSample latest = latestWithReplies(test);
     KpiValues k;
-    k.opsNow = recentOpsPerSecond(test);
-    k.avgMs = last.overallMeanMs;
+    k.opsPerSecond = recentOpsPerSecond(test);
+    k.opsWindowSeconds = kRecentSeconds;   // nominal: a caption that changes re-lays out the window
+    k.latencyWindowSeconds = latest.seconds();
+    k.avgMs = latest.avg;
     k.p50Ms = latest.p50;
     k.p99Ms = latest.p99;
     k.p999Ms = latest.p999;
@@ -206,7 +211,8 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
                  .arg(last.warmup ? tr(" warming up") : QString());
     m_kpis->setValues(k);
 
-    // The running test's row: counts so far, latency of the last tick.
+    // The running test's row: counts so far, latency of the last tick (as the
+    // strip shows it); min and p95 need the whole histogram (see the model).
     CommandRecord row;
     row.test = test.name;
     row.command = test.name;
@@ -222,7 +228,7 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
     // Not known until the test ends (they need the whole histogram).
     row.latency.min = std::numeric_limits<double>::quiet_NaN();
     row.latency.p95 = std::numeric_limits<double>::quiet_NaN();
-    row.latency.avg = last.overallMeanMs;
+    row.latency.avg = latest.avg;
     row.latency.p50 = latest.p50;
     row.latency.p99 = latest.p99;
     row.latency.p999 = latest.p999;
@@ -252,6 +258,8 @@ void RunPage::finishRun(const RunRecord& record)
     m_run = record;
     m_charts->setRun(&m_run, false);
     m_table->setRun(m_run);
+    // After the run the strip shows its totals, as the results table does.
+    m_kpis->setValues(KpiValues::wholeRun(m_run));
     m_setup->setReadOnly(false);
     if (isShowingSetup())
         showSetup();

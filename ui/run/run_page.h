@@ -43,8 +43,11 @@ public:
     void finishTest(int index, const TestRecord& test);
     void finishRun(const RunRecord& record);
 
-    static constexpr int kRecentTicks = 5;   // "ops/s now" covers the last 0.5 s
-    static double recentOpsPerSecond(const TestRecord& test);
+    // Live ops/s covers about the last second: a single 100 ms tick is noisy.
+    static constexpr double kRecentSeconds = 1.0;
+    // Requests per second over the last ticks adding up to kRecentSeconds
+    // (fewer at a test's start); `coveredSeconds` gets the span they cover.
+    static double recentOpsPerSecond(const TestRecord& test, double* coveredSeconds = nullptr);
     static IntervalSample latestWithReplies(const TestRecord& test);
 
     void showSetup();

@@ -2,8 +2,11 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
+#include <QGuiApplication>
 #include <QIcon>
 #include <QPixmap>
+#include <QSet>
 
 #include "engine/report/csv_cell.h"
 #include "ui/widgets/command_colors.h"
@@ -16,7 +19,25 @@ namespace {
 // The engine's CSV field: quoted as needed, formula-like text neutralised.
 QString csvField(const QString& text) { return QString::fromStdString(engine::csvCell(text.toStdString())); }
 
+QString none() { return QStringLiteral("–"); }
+
 } // namespace
+
+bool ResultsTableModel::canMiss(const QString& command)
+{
+    static const QSet<QString> reads {
+        QStringLiteral("GET"), QStringLiteral("MGET"), QStringLiteral("GETEX"), QStringLiteral("GETDEL"),
+        QStringLiteral("GETRANGE"), QStringLiteral("HGET"), QStringLiteral("HMGET"), QStringLiteral("HGETALL"),
+        QStringLiteral("HEXISTS"), QStringLiteral("EXISTS"), QStringLiteral("LPOP"), QStringLiteral("RPOP"),
+        QStringLiteral("LINDEX"), QStringLiteral("LRANGE"), QStringLiteral("SPOP"), QStringLiteral("SMEMBERS"),
+        QStringLiteral("SRANDMEMBER"), QStringLiteral("SISMEMBER"), QStringLiteral("ZSCORE"), QStringLiteral("ZRANGE"),
+        QStringLiteral("ZPOPMIN"), QStringLiteral("ZPOPMAX"), QStringLiteral("XRANGE"), QStringLiteral("JSON.GET"),
+    };
+    // The command word: "lrange_100" and "HGET (field)" name LRANGE and HGET.
+    QString word = command.trimmed().section(QLatin1Char(' '), 0, 0).toUpper();
+    word = word.section(QLatin1Char('_'), 0, 0);
+    return reads.contains(word);
+}
 
 ResultsTableModel::ResultsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -74,6 +95,11 @@ QVariant ResultsTableModel::raw(const CommandRecord& r, int column)
 
 QString ResultsTableModel::text(const CommandRecord& r, int column)
 {
+    // Nothing answered (a failed test): no rate or latency, rather than zeros.
+    if (r.requests == 0 && column >= OpsPerSecond && column <= Max)
+        return none();
+    if ((column == Hits || column == Misses) && !canMiss(r.command))
+        return none();
     switch (column) {
     case Command: return r.command;
     case OpsPerSecond: return NumberFormat::rate(r.opsPerSecond());
@@ -88,7 +114,8 @@ QString ResultsTableModel::text(const CommandRecord& r, int column)
     case Errors: return NumberFormat::count(r.errors);
     case Hits: return NumberFormat::count(r.hits);
     case Misses: return NumberFormat::count(r.misses);
-    case KilobytesPerSecond: return NumberFormat::kilobytesPerSecond(r.kilobytesPerSecond() * 1024.0);
+    case KilobytesPerSecond:
+        return r.requests == 0 ? none() : NumberFormat::kilobytesPerSecond(r.kilobytesPerSecond() * 1024.0);
     }
     return {};
 }
@@ -102,7 +129,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (column == Command && row.live)
-            return tr("%1 (running)").arg(row.record.command);
+            return tr("%1 (running · last tick)").arg(row.record.command);
+        if (row.live && (column == Min || column == P95))
+            return tr("at end");   // they need the whole test's histogram
         return text(row.record, column);
     case Qt::AccessibleTextRole:
         return columnTitle(column) + QLatin1Char(' ') + text(row.record, column);
@@ -119,11 +148,24 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (column == Errors && row.record.errors > 0)
-            return QBrush(QColor(0xd0, 0x47, 0x3a));
-        if (row.live)
-            return QBrush(QColor(0x80, 0x80, 0x80));
+            return QBrush(CommandColors::errorText(QGuiApplication::palette()));
+        return {};
+    case Qt::FontRole:
+        if (row.live) {
+            // Italic, not grey: grey text fails contrast on a dark base.
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
         return {};
     case Qt::ToolTipRole:
+        if (row.live)
+            return tr("Running: counts so far; avg, p50, p99, p99.9 and max of the last tick. "
+                      "Min and p95 need the whole test's histogram: they appear when the test ends.");
+        if ((column == Hits || column == Misses) && !canMiss(row.record.command))
+            return tr("%1 cannot find nothing: hits and misses apply to reads (GET-like commands)").arg(row.record.command);
+        if (row.record.requests == 0 && column >= OpsPerSecond && column <= Max)
+            return tr("No request was answered");
         if (column == Command && row.record.test != row.record.command)
             return tr("test %1").arg(row.record.test);
         return {};

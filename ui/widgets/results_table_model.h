@@ -38,6 +38,11 @@ public:
     const CommandRecord& rowAt(int row) const { return m_rows.at(row).record; }
     bool isLiveRow(int row) const { return m_rows.at(row).live; }
 
+    // Whether the command is a read that can find nothing (GET-like): only
+    // then do "hits" and "misses" mean anything. `command` as the table
+    // names it: "GET", "lrange_100", "HGET (field)".
+    static bool canMiss(const QString& command);
+
     // Plain text of one cell as shown ("412,380"), and the header with its unit.
     static QString columnTitle(int column);
     // Tab-separated text of the given rows (all when empty), with header: for the clipboard.

@@ -6,7 +6,9 @@
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QPainter>
 #include <QValueAxis>
@@ -102,6 +104,43 @@ double liveTimeAxisLength(double seconds, double window)
         if (seconds <= length)
             return std::min(length, window);
     return window;
+}
+
+// Where each test starts on the time axis: tests run one after another and
+// each test's clock starts at 0.
+QList<double> testOffsets(const RunRecord& run, double* total = nullptr)
+{
+    QList<double> offsets;
+    double offset = 0;
+    for (const TestRecord& test : run.tests) {
+        offsets << offset;
+        double end = test.seconds;
+        for (const IntervalSample& s : test.intervals)
+            end = std::max(end, s.end);
+        offset += end;
+    }
+    if (total)
+        *total = offset;
+    return offsets;
+}
+
+// Splits a line where it crosses a stall: a QLineSeries cannot leave a gap,
+// so each piece becomes its own series.
+QList<QList<QPointF>> splitAtStalls(const QList<QPointF>& points, const QList<RunChartWidget::Stall>& stalls)
+{
+    QList<QList<QPointF>> pieces { {} };
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        if (i > 0) {
+            for (const RunChartWidget::Stall& stall : stalls) {
+                if (points[i - 1].x() <= stall.from + 1e-9 && points[i].x() > stall.to - 1e-9) {
+                    pieces << QList<QPointF> {};
+                    break;
+                }
+            }
+        }
+        pieces.last() << points[i];
+    }
+    return pieces;
 }
 
 double spectrumX(double percentile)
@@ -272,17 +311,8 @@ struct RunChartWidget::Content {
         } else {
             // Tests run one after another: each test's clock starts at 0, so
             // shift it to where the previous one ended.
-            QList<QList<IntervalSample>> perTest;
-            QList<double> offsets;
-            double offset = 0;
-            for (const TestRecord& test : run.tests) {
-                offsets << offset;
-                double end = test.seconds;
-                for (const IntervalSample& s : test.intervals)
-                    end = std::max(end, s.end);
-                offset += end;
-            }
-            xMax = offset;
+            const QList<double> offsets = testOffsets(run, &xMax);
+            stalls = RunChartWidget::clientStalls(run);
             xMin = live ? std::max(0.0, xMax - options.windowSeconds) : 0;
             const auto visit = [&](auto&& f) {
                 for (qsizetype t = 0; t < run.tests.size(); ++t)
@@ -398,6 +428,7 @@ struct RunChartWidget::Content {
 
         double yMin = std::numeric_limits<double>::max(), yMax = 0;
         pointTotal = 0;
+        int used = 0;
         for (qsizetype i = 0; i < lines.size(); ++i) {
             QList<QPointF> points = decimate(lines[i], kMaxPointsPerSeries);
             if (yIsLog)
@@ -408,9 +439,17 @@ struct RunChartWidget::Content {
                 yMax = std::max(yMax, p.y());
             }
             pointTotal += static_cast<int>(points.size());
-            seriesAt(static_cast<int>(i), names[i], colors[i])->replace(points);
+            const QList<QList<QPointF>> pieces = kind == ChartKind::Spectrum || stalls.isEmpty()
+                ? QList<QList<QPointF>> { points } : splitAtStalls(points, stalls);
+            for (qsizetype piece = 0; piece < pieces.size(); ++piece) {
+                QLineSeries* series = seriesAt(used++, names[i], colors[i]);
+                series->replace(pieces[piece]);
+                // One legend entry per line, not per piece.
+                for (QLegendMarker* marker : chart->legend()->markers(series))
+                    marker->setVisible(piece == 0);
+            }
         }
-        trim(static_cast<int>(lines.size()));
+        trim(used);
         // Many tests make a legend taller than the plot: the table's colour
         // swatches name the lines then.
         chart->legend()->setVisible(lines.size() <= 8);
@@ -479,6 +518,7 @@ struct RunChartWidget::Content {
     double spectrumDecades = -1;
     QString spectrumKey;
     int pointTotal = 0;
+    QList<RunChartWidget::Stall> stalls;   // time charts: shaded, lines broken
 };
 
 RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
@@ -511,7 +551,69 @@ void RunChartWidget::drawBackground(QPainter* painter, const QRectF& rect)
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, false);
     painter->fillRect(rect, backgroundBrush());
+    // Client stalls: a shaded band, behind the (broken) lines.
+    QChart* c = m_content->chart;
+    if (!m_content->stalls.isEmpty() && !c->series().isEmpty()) {
+        QAbstractSeries* any = c->series().constFirst();
+        const QRectF plot = c->mapRectToScene(c->plotArea());
+        QColor band = palette().color(QPalette::Highlight);
+        band.setAlpha(60);
+        for (const Stall& stall : m_content->stalls) {
+            const double left = c->mapToScene(c->mapToPosition(QPointF(stall.from, 0), any)).x();
+            const double right = c->mapToScene(c->mapToPosition(QPointF(stall.to, 0), any)).x();
+            const QRectF area = QRectF(QPointF(std::max(left, plot.left()), plot.top()), QPointF(std::min(right, plot.right()), plot.bottom()));
+            if (area.width() > 0)
+                painter->fillRect(area.width() < 3 ? area.adjusted(-1.5, 0, 1.5, 0) : area, band);
+        }
+    }
     painter->restore();
+}
+
+QList<RunChartWidget::Stall> RunChartWidget::clientStalls(const RunRecord& run)
+{
+    QList<Stall> stalls;
+    const QList<double> offsets = testOffsets(run);
+    for (qsizetype t = 0; t < run.tests.size(); ++t) {
+        const QVector<IntervalSample>& intervals = run.tests[t].intervals;
+        QList<double> lengths;
+        for (const IntervalSample& s : intervals)
+            if (s.seconds() > 0)
+                lengths << s.seconds();
+        if (lengths.isEmpty())
+            continue;
+        std::sort(lengths.begin(), lengths.end());
+        // Intervals follow each other without a hole; a hole of half a tick
+        // or more (and over 0.15 s: rounding stays below) is time the client
+        // did not measure.
+        const double threshold = std::max(0.15, 0.5 * lengths.at(lengths.size() / 2));
+        double previousEnd = -1;
+        for (const IntervalSample& s : intervals) {
+            if (s.end <= s.start)
+                continue;   // warm-up ticks have no length
+            if (previousEnd >= 0 && s.start - previousEnd >= threshold)
+                stalls << Stall { offsets[t] + previousEnd, offsets[t] + s.start };
+            previousEnd = s.end;
+        }
+    }
+    return stalls;
+}
+
+QString RunChartWidget::stallNote(const RunRecord& run)
+{
+    QStringList parts;
+    const QLocale locale;
+    for (const Stall& stall : clientStalls(run))
+        parts << tr("client stall at %1 s–%2 s").arg(locale.toString(stall.from, 'f', 1), locale.toString(stall.to, 'f', 1));
+    return parts.join(QStringLiteral("; "));
+}
+
+QString RunChartWidget::readoutX(double x) const
+{
+    if (m_kind != ChartKind::Spectrum)
+        return ZoomableChartView::readoutX(x);
+    // x is log10(1/(1-p)): back to the percentile.
+    const double percentile = 100.0 * (1.0 - std::pow(10.0, -x));
+    return tr("p%1").arg(QLocale().toString(percentile, 'g', std::max(2, static_cast<int>(std::ceil(x)) + 1)));
 }
 
 QString RunChartWidget::title(ChartKind kind)
@@ -548,6 +650,7 @@ void RunChartWidget::setOptions(const ChartOptions& options)
 void RunChartWidget::refresh(const RunRecord& run)
 {
     m_content->update(run, m_options);
+    refreshReadout();   // the lines (and the axes) moved under the pointer
 }
 
 int RunChartWidget::pointCount() const

@@ -48,11 +48,22 @@ public:
 
     // The chart laid out afresh at `logicalSize` and drawn at `dpr` device
     // pixels per logical pixel (HiDPI): the image is logicalSize × dpr pixels.
+    // Client-side stalls: where a test's intervals leave time uncovered (the
+    // client measured nothing, e.g. the machine paused it), in chart seconds
+    // (tests placed one after another). Lines break there and the band is shaded.
+    struct Stall {
+        double from = 0, to = 0;
+    };
+    static QList<Stall> clientStalls(const RunRecord& run);
+    // "client stall at 12 s–14 s" (several joined with "; "), empty when none.
+    static QString stallNote(const RunRecord& run);
+
     static QImage renderImage(ChartKind kind, const RunRecord& run, const ChartOptions& options,
                               QSize logicalSize, qreal devicePixelRatio);
 
 protected:
     void drawBackground(QPainter* painter, const QRectF& rect) override;
+    QString readoutX(double x) const override;
 
 private:
     struct Content;

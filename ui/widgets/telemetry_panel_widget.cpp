@@ -1,6 +1,7 @@
 #include "ui/widgets/telemetry_panel_widget.h"
 
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -9,6 +10,7 @@
 #include "engine/telemetry/bottleneck.h"
 #include "engine/telemetry/telemetry.h"
 #include "ui/model/number_format.h"
+#include "ui/widgets/command_colors.h"
 #include "ui/widgets/telemetry_series.h"
 
 namespace tacho::ui {
@@ -26,12 +28,13 @@ QString mebibytes(std::uint64_t bytes)
 
 // The colour a verdict reads in: the server's number (green), the tool's
 // ceiling (red: the figures are not the server's), the rest plain.
-QString verdictColour(engine::Bottleneck kind)
+// Colours that read (WCAG AA) on the palette, light or dark.
+QString verdictColour(engine::Bottleneck kind, const QPalette& palette)
 {
     switch (kind) {
-    case engine::Bottleneck::ServerBound: return QStringLiteral("#2e9e52");
-    case engine::Bottleneck::ClientBound: return QStringLiteral("#d1453b");
-    case engine::Bottleneck::Neither: return QStringLiteral("#4e79a7");
+    case engine::Bottleneck::ServerBound: return CommandColors::goodText(palette).name();
+    case engine::Bottleneck::ClientBound: return CommandColors::errorText(palette).name();
+    case engine::Bottleneck::Neither: return CommandColors::isDark(palette) ? QStringLiteral("#8ab4f8") : QStringLiteral("#0b57d0");
     case engine::Bottleneck::Unknown: break;
     }
     return {};
@@ -134,7 +137,7 @@ QString TelemetryPanelWidget::verdictText(const RunRecord& run)
         if (!test.telemetry)
             continue;
         const engine::BottleneckVerdict& verdict = test.telemetry->verdict;
-        const QString colour = verdictColour(verdict.kind);
+        const QString colour = verdictColour(verdict.kind, QGuiApplication::palette());
         const QString kind = QString::fromLatin1(engine::bottleneckName(verdict.kind));
         calls << QStringLiteral("<b>%1</b>%2 %3")
                      .arg(test.name.toHtmlEscaped(), test.status == QLatin1String("running") ? tr(" (so far)") : QString(),

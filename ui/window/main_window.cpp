@@ -29,6 +29,7 @@
 #include "ui/targets/target_actions.h"
 #include "ui/results/results_page.h"
 #include "ui/widgets/run_charts_widget.h"
+#include "ui/run/kpi_strip_widget.h"
 #include "ui/run/run_page.h"
 #include "ui/window/run_progress_widget.h"
 #include "ui/run/run_setup_widget.h"
@@ -536,6 +537,8 @@ void MainWindow::onRunFinished(const RunRecord& record)
     m_runPage->finishRun(record);
 
     m_progress->finish(record.status);
+    const KpiValues totals = KpiValues::wholeRun(record);
+    m_progress->showTotals(totals.opsPerSecond, totals.p99Ms, totals.errors);
     m_statusLabels->runFinished(record);
     if (!record.filePath.isEmpty())
         m_historyStore->add(record.filePath);

@@ -1,5 +1,7 @@
 #include "ui/window/run_progress_widget.h"
 
+#include <cmath>
+
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QPainter>
@@ -78,7 +80,7 @@ RunProgressWidget::RunProgressWidget(QWidget* parent) : QWidget(parent)
     m_time = new LiveText(QStringLiteral("88:88 / ETA 88:88"), this);
     m_time->setMinimumWidth(150);
     m_time->setAccessibleName(tr("Elapsed time and estimated time left"));
-    m_numbers = new LiveText(QStringLiteral("8,888,888 ops/s   p99 888.888 ms   8,888 err"), this);
+    m_numbers = new LiveText(QStringLiteral("whole run: 8,888,888 ops/s   p99 888.888 ms   8,888 err"), this);
     m_numbers->setAccessibleName(tr("Headline numbers"));
     layout->addWidget(m_bar);
     layout->addWidget(m_time);
@@ -128,7 +130,7 @@ void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, 
         m_eta = QStringLiteral("--:--");
     }
     m_time->setText(tr("%1 / ETA %2").arg(NumberFormat::duration(elapsed), m_eta));
-    m_numbers->setText(tr("%1 ops/s   p99 %2   %3 err")
+    m_numbers->setText(tr("last 1 s: %1 ops/s   p99 %2   %3 err")
                            .arg(NumberFormat::rate(opsNow), NumberFormat::millisecondsWithUnit(p99Ms), NumberFormat::count(errors)));
 }
 
@@ -141,6 +143,20 @@ void RunProgressWidget::finish(const QString& status)
     const double elapsed = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0;
     m_time->setText(NumberFormat::duration(elapsed));
     m_eta.clear();
+}
+
+void RunProgressWidget::showTotals(double opsPerSecond, double p99Ms, quint64 errors)
+{
+    const QString none = QStringLiteral("–");
+    m_numbers->setText(tr("whole run: %1 ops/s   p99 %2   %3 err")
+                           .arg(std::isfinite(opsPerSecond) ? NumberFormat::rate(opsPerSecond) : none,
+                                std::isfinite(p99Ms) ? NumberFormat::millisecondsWithUnit(p99Ms) : none,
+                                NumberFormat::count(errors)));
+}
+
+QString RunProgressWidget::numbersText() const
+{
+    return m_numbers->text();
 }
 
 int RunProgressWidget::percent() const

@@ -19,10 +19,13 @@ public:
     // `testProgress` 0..1 within test `testIndex`, or -1 when unbounded.
     void update(int testIndex, double testProgress, bool warmup, double opsNow, double p99Ms, quint64 errors);
     void finish(const QString& status);
+    // After the run: its totals in place of the live figures (NaN: "–").
+    void showTotals(double opsPerSecond, double p99Ms, quint64 errors);
     void reset();
 
     int percent() const;
     QString etaText() const;
+    QString numbersText() const;   // the headline numbers as shown
 
 private:
     QProgressBar* m_bar = nullptr;
