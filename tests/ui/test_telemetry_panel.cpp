@@ -283,35 +283,16 @@ private Q_SLOTS:
     // redis-server, then that run reopened from its run file on the Results page.
     void screenshotsWhenAsked()
     {
-        const QString out = qEnvironmentVariable("TACHO_SCREENSHOT_DIR");
-        if (out.isEmpty())
+        const auto shots = tacho::test::screenshotRequest();
+        if (!shots)
             QSKIP("set TACHO_SCREENSHOT_DIR to take the screenshots");
-        const QStringList size = qEnvironmentVariable("TACHO_SCREENSHOT_SIZE", QStringLiteral("1280x800")).split(QLatin1Char('x'));
-        QCOMPARE(size.size(), 2);
-        const bool dark = qEnvironmentVariableIntValue("TACHO_SCREENSHOT_DARK") != 0;
-        const QString stem = QStringLiteral("%1/%2x%3-%4-").arg(out, size[0], size[1], dark ? QStringLiteral("dark") : QStringLiteral("light"));
-        if (dark) {
-            QPalette p;
-            p.setColor(QPalette::Window, QColor(0x2e, 0x30, 0x3e));
-            p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-            p.setColor(QPalette::Base, QColor(0x24, 0x26, 0x31));
-            p.setColor(QPalette::AlternateBase, QColor(0x32, 0x34, 0x42));
-            p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-            p.setColor(QPalette::Button, QColor(0x3a, 0x3c, 0x4a));
-            p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-            p.setColor(QPalette::Highlight, QColor(0x4e, 0x79, 0xa7));
-            p.setColor(QPalette::HighlightedText, Qt::white);
-            p.setColor(QPalette::ToolTipBase, QColor(0x24, 0x26, 0x31));
-            p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
-            p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa6));
-            QApplication::setPalette(p);
-        }
+        const QString stem = shots->stem;
         tacho::test::RedisServer server;
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
         MainWindow window(tacho::test::temporaryContext(dir));
-        window.resize(size[0].toInt(), size[1].toInt());
+        window.resize(shots->size);
         window.show();
         ConnectionProfile profile;
         profile.id = QStringLiteral("local");

@@ -1,10 +1,12 @@
 #pragma once
 // Helpers shared by the ui tests (header only: each test_*.cpp is its own
 // executable).
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QPalette>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
@@ -90,6 +92,67 @@ inline void keepPicture(QWidget& widget, const QString& name)
     QDir().mkpath(dir);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     widget.grab().save(QDir(dir).filePath(name));
+}
+
+// A dark palette for screenshots of the dark look (offscreen and xvfb have no theme).
+inline QPalette darkPalette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2e, 0x30, 0x3e));
+    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Base, QColor(0x24, 0x26, 0x31));
+    p.setColor(QPalette::AlternateBase, QColor(0x32, 0x34, 0x42));
+    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, QColor(0x3a, 0x3c, 0x4a));
+    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Highlight, QColor(0x4e, 0x79, 0xa7));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x24, 0x26, 0x31));
+    p.setColor(QPalette::ToolTipText, QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa6));
+    return p;
+}
+
+// Screenshots for a person to look at, only when asked:
+// TACHO_SCREENSHOT_DIR=… [TACHO_SCREENSHOT_SIZE=1280x800] [TACHO_SCREENSHOT_DARK=1].
+// The file-name stem ("<dir>/1280x800-dark-") and the window size, with the
+// dark palette set when asked; nullopt when no screenshots are wanted.
+struct ScreenshotRequest {
+    QString stem;
+    QSize size;
+};
+inline std::optional<ScreenshotRequest> screenshotRequest()
+{
+    const QString out = qEnvironmentVariable("TACHO_SCREENSHOT_DIR");
+    if (out.isEmpty())
+        return std::nullopt;
+    const QStringList size = qEnvironmentVariable("TACHO_SCREENSHOT_SIZE", QStringLiteral("1280x800")).split(QLatin1Char('x'));
+    const bool dark = qEnvironmentVariableIntValue("TACHO_SCREENSHOT_DARK") != 0;
+    if (dark)
+        QApplication::setPalette(darkPalette());
+    const QSize pixels = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize(1280, 800);
+    return ScreenshotRequest { QStringLiteral("%1/%2x%3-%4-").arg(out).arg(pixels.width()).arg(pixels.height())
+                                   .arg(dark ? QStringLiteral("dark") : QStringLiteral("light")),
+                               pixels };
+}
+
+// The cells of one CSV line (quoted cells may hold commas and "" for ").
+inline QStringList csvCells(const QString& line)
+{
+    QStringList cells { QString() };
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line.at(i);
+        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line.at(i + 1) == QLatin1Char('"'))
+            cells.last() += line.at(++i);
+        else if (c == QLatin1Char('"'))
+            quoted = !quoted;
+        else if (c == QLatin1Char(',') && !quoted)
+            cells << QString();
+        else
+            cells.last() += c;
+    }
+    return cells;
 }
 
 // A target for a fixture server on loopback.
