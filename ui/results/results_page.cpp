@@ -250,7 +250,7 @@ void ResultsPage::exportCsv()
     if (path.isEmpty())
         return;
     QString error;
-    if (!ResultsExporter::writeCsv(*m_table, path, &error))
+    if (!ResultsExporter::writeCsv(m_run, path, &error))
         QMessageBox::warning(this, tr("Export CSV"), error);
     else
         Q_EMIT message(tr("Wrote %1").arg(path), 5000);
@@ -263,7 +263,7 @@ bool ResultsPage::exportTo(const QString& folder, QSize chartSize, qreal deviceP
             *error = tr("no run to export");
         return false;
     }
-    return ResultsExporter::exportAll(*m_table, *m_charts, m_run.filePath, folder, chartSize, devicePixelRatio, written, error);
+    return ResultsExporter::exportAll(m_run, *m_charts, m_run.filePath, folder, chartSize, devicePixelRatio, written, error);
 }
 
 void ResultsPage::exportWithDialog()
