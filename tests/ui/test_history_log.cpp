@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -16,6 +18,8 @@
 
 #include "engine/report/run_file.h"
 #include "support/redis_server.h"
+#include "ui/compare/compare_page.h"
+#include "ui/compare/comparison_chart_widget.h"
 #include "ui/history/history_model.h"
 #include "ui/history/history_page.h"
 #include "ui/model/run_csv.h"
@@ -172,6 +176,30 @@ private Q_SLOTS:
         QCOMPARE(connectionsById.value(QStringLiteral("20250131-120000-000-first")), QStringLiteral("50"));
         QCOMPARE(connectionsById.value(QStringLiteral("20250201-120000-000-second")), QStringLiteral("10"));
         QCOMPARE(requests, 1500ull);
+    }
+
+    void compareLegendsNameRunsByTitle()
+    {
+        QTemporaryDir dir;
+        const AppContext context = historyContext(dir);
+        const QDir runs(context.historyDir);
+        const QString first = runs.filePath("20250131-120000-000-first.json");
+        const QString second = runs.filePath("20250201-120000-000-second.json");
+        writeRun(first, workloadRun("2025-01-31T12:00:00Z"));
+        RunMeta named;
+        named.title = QStringLiteral("after kernel upgrade");
+        writeRun(second, workloadRun("2025-02-01T12:00:00Z"), named);
+        MainWindow window(context);
+        QTRY_COMPARE_WITH_TIMEOUT(window.historyModel()->rowCount(), 2, 10000);
+        QVERIFY(window.historyPage()->selectPaths({ first, second }));
+        window.historyPage()->compareSelected();
+        ComparisonChartWidget* latency = window.comparePage()->chart(ComparisonChartWidget::Kind::Latency);
+        QTRY_COMPARE_WITH_TIMEOUT(latency->seriesCount(), 4, 10000);   // p99 and p50 of each run
+        QStringList legend;
+        for (QLegendMarker* marker : latency->chart()->legend()->markers())
+            if (marker->isVisible())
+                legend << marker->label();
+        QCOMPARE(legend, (QStringList { QStringLiteral("SET,GET c50 P16 64B 100k"), QStringLiteral("after kernel upgrade") }));
     }
 
     void pastRunLoadsIntoTheFormAndRunsAgain()

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
 #include <QRegularExpression>
@@ -134,6 +135,11 @@ void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::Co
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
+        // One legend entry per run: the title says which line is p99 and which p50.
+        if (line.percentile == "p50")
+            chart->legend()->markers(series).value(0)->setVisible(false);
+        else if (line.percentile == "p99" && series->name().endsWith(QLatin1String(" p99")))
+            series->setName(series->name().chopped(4));
     }
 }
 
