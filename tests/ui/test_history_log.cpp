@@ -182,9 +182,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const AppContext context = historyContext(dir);
-        const QDir runs(context.historyDir);
-        const QString first = runs.filePath("20250131-120000-000-first.json");
-        const QString second = runs.filePath("20250201-120000-000-second.json");
+        const QString first = QDir(context.historyDir).filePath("20250131-120000-000-first.json");
+        const QString second = QDir(context.historyDir).filePath("20250201-120000-000-second.json");
         writeRun(first, workloadRun("2025-01-31T12:00:00Z"));
         RunMeta named;
         named.title = QStringLiteral("after kernel upgrade");
