@@ -23,6 +23,7 @@
 #include "ui/history/history_model.h"
 #include "ui/history/history_page.h"
 #include "ui/model/run_csv.h"
+#include "ui/results/results_exporter.h"
 #include "ui/run/run_page.h"
 #include "ui/run/run_setup_widget.h"
 #include "ui/stores/history_store.h"
@@ -176,6 +177,21 @@ private Q_SLOTS:
         QCOMPARE(connectionsById.value(QStringLiteral("20250131-120000-000-first")), QStringLiteral("50"));
         QCOMPARE(connectionsById.value(QStringLiteral("20250201-120000-000-second")), QStringLiteral("10"));
         QCOMPARE(requests, 1500ull);
+    }
+
+    void chartCaptionNamesWorkloadTargetAndDate()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        writeRun(path, workloadRun("2025-01-31T12:00:00Z"));
+        QString error;
+        auto record = HistoryStore::readRecord(path, &error);
+        QVERIFY2(record, qPrintable(error));
+        QCOMPARE(ResultsExporter::captionOf(*record), QStringLiteral("SET,GET c50 P16 64B 100k · 127.0.0.1:6379 · 2025-01-31 12:00 UTC"));
+        record->meta.profile = QStringLiteral("staging cache");
+        record->meta.title = QStringLiteral("after kernel upgrade");
+        QCOMPARE(ResultsExporter::captionOf(*record),
+                 QStringLiteral("after kernel upgrade · staging cache (127.0.0.1:6379) · 2025-01-31 12:00 UTC"));
     }
 
     void compareLegendsNameRunsByTitle()
