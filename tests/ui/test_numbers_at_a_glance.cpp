@@ -332,7 +332,7 @@ private Q_SLOTS:
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
         auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port()));
-        window->resize(request->width, request->height);
+        window->resize(request->size);
         WorkloadSettings settings;
         settings.connections = 50;
         settings.pipeline = 4;

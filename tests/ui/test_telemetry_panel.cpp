@@ -284,18 +284,16 @@ private Q_SLOTS:
     // redis-server, then that run reopened from its run file on the Results page.
     void screenshotsWhenAsked()
     {
-        const auto request = tacho::test::screenshotRequest();
-        if (!request)
+        const auto shots = tacho::test::screenshotRequest();
+        if (!shots)
             QSKIP("set TACHO_SCREENSHOT_DIR to take the screenshots");
-        const QString stem = request->stem;
-        if (request->dark)
-            QApplication::setPalette(tacho::test::darkPalette());
+        const QString stem = shots->stem;
         tacho::test::RedisServer server;
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
         MainWindow window(tacho::test::temporaryContext(dir));
-        window.resize(request->width, request->height);
+        window.resize(shots->size);
         window.show();
         ConnectionProfile profile;
         profile.id = QStringLiteral("local");

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the ui tests (header only: each test_*.cpp is its own
 // executable).
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -116,12 +117,13 @@ inline QPalette darkPalette()
     return p;
 }
 
-// What TACHO_SCREENSHOT_DIR=… [TACHO_SCREENSHOT_SIZE=1280x800]
-// [TACHO_SCREENSHOT_DARK=1] ask for; nullopt when no screenshots are wanted.
-// `stem` is the directory and "WxH-light-" (or dark) to prefix file names with.
+// Screenshots for a person to look at, only when asked:
+// TACHO_SCREENSHOT_DIR=… [TACHO_SCREENSHOT_SIZE=1280x800] [TACHO_SCREENSHOT_DARK=1].
+// The file-name stem ("<dir>/1280x800-dark-") and the window size, with the
+// dark palette set when asked; nullopt when no screenshots are wanted.
 struct ScreenshotRequest {
     QString stem;
-    int width = 1280, height = 800;
+    QSize size;
     bool dark = false;
 };
 inline std::optional<ScreenshotRequest> screenshotRequest()
@@ -130,14 +132,32 @@ inline std::optional<ScreenshotRequest> screenshotRequest()
     if (out.isEmpty())
         return std::nullopt;
     const QStringList size = qEnvironmentVariable("TACHO_SCREENSHOT_SIZE", QStringLiteral("1280x800")).split(QLatin1Char('x'));
-    ScreenshotRequest r;
-    if (size.size() == 2) {
-        r.width = size[0].toInt();
-        r.height = size[1].toInt();
+    const bool dark = qEnvironmentVariableIntValue("TACHO_SCREENSHOT_DARK") != 0;
+    if (dark)
+        QApplication::setPalette(darkPalette());
+    const QSize pixels = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize(1280, 800);
+    return ScreenshotRequest { QStringLiteral("%1/%2x%3-%4-").arg(out).arg(pixels.width()).arg(pixels.height())
+                                   .arg(dark ? QStringLiteral("dark") : QStringLiteral("light")),
+                               pixels, dark };
+}
+
+// The cells of one CSV line (quoted cells may hold commas and "" for ").
+inline QStringList csvCells(const QString& line)
+{
+    QStringList cells { QString() };
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line.at(i);
+        if (quoted && c == QLatin1Char('"') && i + 1 < line.size() && line.at(i + 1) == QLatin1Char('"'))
+            cells.last() += line.at(++i);
+        else if (c == QLatin1Char('"'))
+            quoted = !quoted;
+        else if (c == QLatin1Char(',') && !quoted)
+            cells << QString();
+        else
+            cells.last() += c;
     }
-    r.dark = qEnvironmentVariableIntValue("TACHO_SCREENSHOT_DARK") != 0;
-    r.stem = QStringLiteral("%1/%2x%3-%4-").arg(out).arg(r.width).arg(r.height).arg(r.dark ? QStringLiteral("dark") : QStringLiteral("light"));
-    return r;
+    return cells;
 }
 
 // A target for a fixture server on loopback.

@@ -16,6 +16,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 #include "engine/report/html_report.h"
 #include "engine/report/peer_import.h"
 #include "engine/report/run_file.h"
@@ -25,6 +27,7 @@
 #include "ui/widgets/command_colors.h"
 #include "ui/compare/comparison_table_model.h"
 #include "ui/model/run_meta.h"
+#include "ui/model/run_record.h"
 
 namespace tacho::ui {
 
@@ -42,6 +45,7 @@ struct LoadResult {
 LoadResult loadFiles(const QStringList& paths)
 {
     LoadResult result;
+    std::vector<std::shared_ptr<engine::LoadedRun>> loaded;
     for (const QString& path : paths) {
         auto run = std::make_shared<engine::LoadedRun>();
         std::string error;
@@ -50,10 +54,21 @@ LoadResult loadFiles(const QStringList& paths)
             continue;
         }
         if (run->format == engine::kRunFileFormat) {
-            const QString title = RunMeta::readFor(path).title.trimmed();
-            if (!title.isEmpty())
-                run->label = title.toStdString();
+            // The run's title as History shows it: the person's, else its workload.
+            RunRecord plan = RunRecord::planFrom(run->run.config);
+            plan.meta = RunMeta::readFor(path);
+            plan.meta.title = plan.meta.title.trimmed();
+            run->label = plan.displayTitle().toStdString();
         }
+        loaded.push_back(std::move(run));
+    }
+    // Runs of one workload share a title: their start times tell them apart.
+    std::vector<std::string> labels;
+    for (const auto& run : loaded)
+        labels.push_back(run->label);
+    for (auto& run : loaded) {
+        if (std::count(labels.begin(), labels.end(), run->label) > 1 && !run->run.environment.startedAtUtc.empty())
+            run->label += " @ " + run->run.environment.startedAtUtc;
         result.runs.push_back(std::move(run));
     }
     return result;

@@ -4,12 +4,15 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "ui/widgets/chart_image.h"
 #include "ui/widgets/command_colors.h"
@@ -49,6 +52,25 @@ QList<QPointF> bounded(const engine::ChartPoints& points, int limit)
     if (!points.empty() && (points.size() - 1) % step != 0)
         out << QPointF(points.back().first, points.back().second);
     return out;
+}
+
+// The legend names a run by its label alone: its colour already tells the
+// runs apart, and "[2] " in front of every entry only made them harder to read.
+QString legendName(const engine::ChartLine& line)
+{
+    static const QRegularExpression runNumber(QStringLiteral("^\\[\\d+\\] "));
+    return QString::fromStdString(line.name).remove(runNumber);
+}
+
+// One line style per test (spectrum lines are per test), per percentile on
+// the latency chart (p99 solid, p50 dashed); the colour stays the run's.
+Qt::PenStyle styleOf(const engine::ChartLine& line, const std::vector<std::size_t>& rows)
+{
+    if (!line.percentile.empty())
+        return line.percentile == "p50" ? Qt::DashLine : Qt::SolidLine;
+    static constexpr Qt::PenStyle kStyles[] = { Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine };
+    const auto at = std::find(rows.begin(), rows.end(), line.row);
+    return kStyles[std::size_t(at - rows.begin()) % std::size(kStyles)];
 }
 
 // Fills `chart` (empty) with the lines and axes of `kind`.
@@ -98,18 +120,26 @@ void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::Co
                                                                     : QObject::tr("ms"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
+    std::vector<std::size_t> rows;   // the tests, in order of appearance
+    for (const engine::ChartLine& line : lines)
+        if (std::find(rows.begin(), rows.end(), line.row) == rows.end())
+            rows.push_back(line.row);
     for (const engine::ChartLine& line : lines) {
         auto* series = new QLineSeries;
-        series->setName(QString::fromStdString(line.name));
+        series->setName(legendName(line));
         QPen pen(CommandColors::forIndex(int(line.run)));
         pen.setWidthF(1.6);
-        if (line.percentile == "p50")
-            pen.setStyle(Qt::DashLine);
+        pen.setStyle(kind == ComparisonChartWidget::Kind::Throughput ? Qt::SolidLine : styleOf(line, rows));
         series->setPen(pen);
         series->replace(bounded(line.points, ComparisonChartWidget::kMaxPointsPerSeries));
         chart->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
+        // One legend entry per run: the title says which line is p99 and which p50.
+        if (line.percentile == "p50")
+            chart->legend()->markers(series).value(0)->setVisible(false);
+        else if (line.percentile == "p99" && series->name().endsWith(QLatin1String(" p99")))
+            series->setName(series->name().chopped(4));
     }
 }
 

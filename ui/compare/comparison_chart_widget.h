@@ -3,7 +3,8 @@
 // comparison_charts.h) drawn as they are — throughput or latency over time
 // with every run on its own clock from its start, or the percentile
 // spectrum on a 1/(1−p) axis. One colour per run, the same as in the run
-// list; p50 lines dashed. It computes nothing.
+// list; one line style per percentile (p50 dashed) or per test (spectrum).
+// Legends name runs by their label, without the "[n]". It computes nothing.
 #include <QChartView>
 #include <QImage>
 

@@ -42,8 +42,13 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
     switch (section) {
     case Date: return tr("Date");
     case Title: return tr("Run");
-    case Profile: return tr("Target");
-    case Workload: return tr("Workload");
+    case Target: return tr("Target");
+    case Tests: return tr("Tests");
+    case Connections: return tr("Conns");
+    case Pipeline: return tr("Pipeline");
+    case ValueSize: return tr("Value");
+    case Length: return tr("Length");
+    case Tags: return tr("Tags");
     case OpsPerSecond: return tr("ops/s");
     case P99: return tr("p99 ms");
     case Status: return tr("Status");
@@ -64,10 +69,24 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         switch (column) {
         case Date: return QLocale().toString(e.started, QLocale::ShortFormat);
         case Title: return e.title;
-        case Profile: return e.readable ? e.profile : QString();
-        case Workload: return e.readable ? e.workload : QString();
-        // A run with no answered request (failed at once) has no rate: "–", not 0.
-        case OpsPerSecond: return !e.readable ? QString() : e.requests > 0 ? NumberFormat::rate(e.opsPerSecond) : QStringLiteral("–");
+        case Target:
+            if (!e.readable)
+                return QString();
+            return e.profile.isEmpty() || e.profile == e.target ? e.target : tr("%1 (%2)").arg(e.profile, e.target);
+        case Tests: return e.testNames;
+        case Connections: return e.readable && e.connections > 0 ? QString::number(e.connections) : QString();
+        case Pipeline: return e.readable && e.pipeline > 0 ? QString::number(e.pipeline) : QString();
+        case ValueSize: return e.readable && e.valueSize > 0 ? tr("%1 B").arg(NumberFormat::count(e.valueSize)) : QString();
+        case Length: return e.length;
+        case Tags: return e.tags.join(QStringLiteral(", "));
+        case OpsPerSecond:
+            if (!e.readable)
+                return QString();
+            // A capacity search's row shows the answer it found; a run with
+            // no answered request (failed at once) has no rate: "–", not 0.
+            if (!e.capacityAnswer.isEmpty())
+                return e.capacityAnswer;
+            return e.requests > 0 ? NumberFormat::rate(e.opsPerSecond) : QStringLiteral("–");
         case P99: return !e.readable ? QString() : e.requests > 0 ? NumberFormat::milliseconds(e.p99Ms) : QStringLiteral("–");
         case Status:
             if (!e.readable)
@@ -88,12 +107,22 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
         case Date: return e.started;
         case OpsPerSecond: return e.opsPerSecond;
         case P99: return e.p99Ms;
+        case Connections: return e.connections;
+        case Pipeline: return e.pipeline;
+        case ValueSize: return e.valueSize;
         default: return data(index, Qt::DisplayRole);
         }
     }
+    if (role == SearchRole) {
+        QStringList fields;
+        for (int c = 0; c < ColumnCount; ++c)
+            fields << index.siblingAtColumn(c).data(Qt::DisplayRole).toString();
+        fields << e.workloadTitle << e.workload << e.notes << e.commandLine << e.server << e.profile << e.filePath;
+        return fields.join(QLatin1Char('\n'));
+    }
     if (role == Qt::DecorationRole && (column == Status || column == Summary))
         return statusIcon(e.readable ? e.status : QStringLiteral("corrupt"));
-    if (role == Qt::TextAlignmentRole && (column == OpsPerSecond || column == P99))
+    if (role == Qt::TextAlignmentRole && (column == OpsPerSecond || column == P99 || column == Connections || column == Pipeline || column == ValueSize))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         if (!e.readable)
@@ -102,6 +131,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
                           .arg(e.filePath, e.target, e.server)
                           .arg(e.tests)
                           .arg(NumberFormat::count(e.requests), NumberFormat::count(e.errors));
+        if (!e.commandLine.isEmpty())
+            tip += QStringLiteral("\n") + e.commandLine;
         if (!e.failure.isEmpty())
             tip += tr("\nfailed: %1").arg(e.failure);
         if (!e.notes.isEmpty())
@@ -156,22 +187,33 @@ void HistoryModel::removePath(const QString& path)
     endRemoveRows();
 }
 
+void HistoryModel::changed(int row)
+{
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
 void HistoryModel::setTitle(const QString& path, const QString& title)
 {
-    const int row = rowOf(path);
-    if (row < 0)
-        return;
-    m_entries[row].title = title;
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    if (const int row = rowOf(path); row >= 0) {
+        m_entries[row].title = title;
+        changed(row);
+    }
 }
 
 void HistoryModel::setNotes(const QString& path, const QString& notes)
 {
-    const int row = rowOf(path);
-    if (row < 0)
-        return;
-    m_entries[row].notes = notes;
-    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    if (const int row = rowOf(path); row >= 0) {
+        m_entries[row].notes = notes;
+        changed(row);
+    }
+}
+
+void HistoryModel::setTags(const QString& path, const QStringList& tags)
+{
+    if (const int row = rowOf(path); row >= 0) {
+        m_entries[row].tags = tags;
+        changed(row);
+    }
 }
 
 int HistoryModel::rowOf(const QString& path) const

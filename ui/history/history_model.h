@@ -11,8 +11,13 @@ namespace tacho::ui {
 class HistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Date, Title, Profile, Workload, OpsPerSecond, P99, Status, Summary, ColumnCount };
-    enum Role { PathRole = Qt::UserRole + 1, RawRole };
+    enum Column {
+        Date, Title, Target, Tests, Connections, Pipeline, ValueSize, Length,
+        OpsPerSecond, P99, Status, Tags, Summary, ColumnCount
+    };
+    // SearchRole: every field of the row in one text (notes and the command
+    // line too), which the page's filter box matches.
+    enum Role { PathRole = Qt::UserRole + 1, RawRole, SearchRole };
 
     explicit HistoryModel(QObject* parent = nullptr);
 
@@ -26,12 +31,14 @@ public:
     void removePath(const QString& path);
     void setTitle(const QString& path, const QString& title);
     void setNotes(const QString& path, const QString& notes);
+    void setTags(const QString& path, const QStringList& tags);
 
     const HistoryEntry& entryAt(int row) const { return m_entries.at(row); }
     int rowOf(const QString& path) const;
 
 private:
     void sortEntries();
+    void changed(int row);
     QVector<HistoryEntry> m_entries;
 };
 

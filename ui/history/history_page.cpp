@@ -1,6 +1,10 @@
 #include "ui/history/history_page.h"
 
 #include <QDesktopServices>
+#include <QDir>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QStandardPaths>
 #include <QFutureWatcher>
 #include <QtConcurrent>
 #include <QHBoxLayout>
@@ -17,7 +21,9 @@
 
 #include <algorithm>
 
+#include "report_qt/file_writer.h"
 #include "ui/history/history_model.h"
+#include "ui/model/run_csv.h"
 #include "ui/stores/history_store.h"
 #include "ui/bridges/run_merger.h"
 
@@ -30,7 +36,7 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     layout->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("Filter runs…"));
+    m_filter->setPlaceholderText(tr("Filter: test, connections, target, tag, note, date…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setAccessibleName(tr("Filter runs"));
     m_open = new QPushButton(tr("&Open"), this);
@@ -42,18 +48,32 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     m_merge = new QPushButton(tr("&Merge…"), this);
     m_merge->setToolTip(tr("Runs taken at the same time from several load machines against one target, merged into one run: "
                            "counts summed, histograms merged losslessly, each source listed"));
+    m_tags = new QPushButton(tr("Ta&gs…"), this);
+    m_tags->setToolTip(tr("Labels for this run (comma-separated), to find it with the filter"));
+    m_load = new QPushButton(tr("&Load into form"), this);
+    m_load->setToolTip(tr("Put this run's workload into the Run form"));
+    m_runAgain = new QPushButton(tr("Run a&gain"), this);
+    m_runAgain->setToolTip(tr("Run this workload again against the same target"));
+    m_exportCsv = new QPushButton(tr("E&xport CSV…"), this);
+    m_exportCsv->setToolTip(tr("The selected runs in one CSV: one header, each row led by its run's id and workload"));
     auto* folder = new QPushButton(tr("Show &folder"), this);
     folder->setToolTip(store->folder());
     top->addWidget(m_filter, 1);
-    for (QPushButton* b : { m_open, m_compare, m_merge, m_rename, m_notes, m_delete, folder })
+    for (QPushButton* b : { m_open, m_compare, m_merge, m_exportCsv, folder })
         top->addWidget(b);
     layout->addLayout(top);
+    auto* second = new QHBoxLayout;
+    for (QPushButton* b : { m_load, m_runAgain, m_rename, m_tags, m_notes, m_delete })
+        second->addWidget(b);
+    second->addStretch(1);
+    layout->addLayout(second);
 
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(model);
     m_proxy->setSortRole(HistoryModel::RawRole);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterKeyColumn(HistoryModel::Date);
+    m_proxy->setFilterRole(HistoryModel::SearchRole);
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
     m_view->setAccessibleName(tr("Run history"));
@@ -67,6 +87,15 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     layout->addWidget(m_view, 1);
+
+    m_commandLine = new QLabel(this);
+    m_commandLine->setTextFormat(Qt::PlainText);   // a line from a file, shown as it is
+    m_commandLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_commandLine->setWordWrap(true);
+    m_commandLine->setAccessibleName(tr("Command line of the selected run"));
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    m_commandLine->setFont(mono);
+    layout->addWidget(m_commandLine);
 
     auto* hint = new QLabel(tr("Runs are saved in %1 as they end — completed, stopped or failed.").arg(store->folder()), this);
     hint->setForegroundRole(QPalette::PlaceholderText);
@@ -86,6 +115,11 @@ HistoryPage::HistoryPage(HistoryStore* store, HistoryModel* model, QWidget* pare
     connect(m_open, &QPushButton::clicked, this, &HistoryPage::openSelected);
     connect(m_rename, &QPushButton::clicked, this, &HistoryPage::renameSelected);
     connect(m_notes, &QPushButton::clicked, this, &HistoryPage::annotateSelected);
+    connect(m_tags, &QPushButton::clicked, this, [this] { tagSelected(); });
+    connect(m_load, &QPushButton::clicked, this, &HistoryPage::loadSelected);
+    connect(m_runAgain, &QPushButton::clicked, this, &HistoryPage::runSelectedAgain);
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] { exportSelectedCsv(); });
+    connect(m_proxy, &QAbstractItemModel::dataChanged, this, &HistoryPage::updateButtons);
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(true); });
     connect(m_compare, &QPushButton::clicked, this, &HistoryPage::compareSelected);
     connect(m_merge, &QPushButton::clicked, this, [this] { mergeSelected(); });
@@ -190,17 +224,123 @@ bool HistoryPage::selectPath(const QString& path)
     return true;
 }
 
+int HistoryPage::selectedReadableRow() const
+{
+    const int row = m_model->rowOf(selectedPath());
+    return row >= 0 && m_model->entryAt(row).readable ? row : -1;
+}
+
 void HistoryPage::updateButtons()
 {
-    const QString path = selectedPath();
-    const int row = m_model->rowOf(path);
-    const bool readable = row >= 0 && m_model->entryAt(row).readable;
-    m_open->setEnabled(readable);
-    m_rename->setEnabled(readable);
-    m_notes->setEnabled(readable);
+    const int row = m_model->rowOf(selectedPath());
+    const bool readable = selectedReadableRow() >= 0;
+    const QString line = readable ? m_model->entryAt(row).commandLine : QString();
+    for (QPushButton* b : { m_open, m_rename, m_notes, m_tags })
+        b->setEnabled(readable);
+    m_load->setEnabled(!line.isEmpty());
+    m_runAgain->setEnabled(!line.isEmpty());
     m_delete->setEnabled(row >= 0);
-    m_compare->setEnabled(selectedPaths().size() >= 2);
-    m_merge->setEnabled(selectedPaths().size() >= 2);
+    const qsizetype selected = selectedPaths().size();
+    m_compare->setEnabled(selected >= 2);
+    m_merge->setEnabled(selected >= 2);
+    m_exportCsv->setEnabled(selected >= 1);
+    if (!readable)
+        m_commandLine->setText(tr("Select a run to see its command line."));
+    else if (line.isEmpty())
+        m_commandLine->setText(tr("This run has no recorded command line (it was made by tacho-cli, merged, or saved by an older version)."));
+    else
+        m_commandLine->setText(line);
+}
+
+QString HistoryPage::shownCommandLine() const
+{
+    const int row = selectedReadableRow();
+    return row >= 0 ? m_model->entryAt(row).commandLine : QString();
+}
+
+QString HistoryPage::filterText() const
+{
+    return m_filter->text();
+}
+
+void HistoryPage::setFilterText(const QString& text)
+{
+    m_filter->setText(text);
+}
+
+void HistoryPage::loadSelected()
+{
+    const int row = selectedReadableRow();
+    if (row >= 0 && !m_model->entryAt(row).commandLine.isEmpty())
+        Q_EMIT loadRequested(m_model->entryAt(row).commandLine, m_model->entryAt(row).profile);
+}
+
+void HistoryPage::runSelectedAgain()
+{
+    const int row = selectedReadableRow();
+    if (row >= 0 && !m_model->entryAt(row).commandLine.isEmpty())
+        Q_EMIT runAgainRequested(m_model->entryAt(row).commandLine, m_model->entryAt(row).profile);
+}
+
+void HistoryPage::tagSelected(const std::optional<QStringList>& given)
+{
+    const int row = selectedReadableRow();
+    if (row < 0)
+        return;
+    const QString path = m_model->entryAt(row).filePath;
+    QStringList tags;
+    if (given) {
+        tags = *given;
+    } else {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Tags"), tr("Tags, separated by commas:"), QLineEdit::Normal,
+                                                   m_model->entryAt(row).tags.join(QStringLiteral(", ")), &ok);
+        if (!ok)
+            return;
+        tags = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    }
+    QString error;
+    if (!m_store->setTags(path, tags, &error)) {
+        QMessageBox::warning(this, tr("Tags"), error);
+        return;
+    }
+    m_model->setTags(path, RunMeta::readFor(path).tags);
+    Q_EMIT message(tr("Tags saved"), 3000);
+}
+
+bool HistoryPage::exportSelectedCsv(const QString& given, QString* error)
+{
+    const QStringList paths = selectedPaths();
+    if (paths.isEmpty())
+        return false;
+    QString path = given;
+    if (path.isEmpty()) {
+        const QString start = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                  .filePath(QStringLiteral("tacho-runs.csv"));
+        path = QFileDialog::getSaveFileName(this, tr("Export runs as CSV"), start, tr("CSV files (*.csv)"));
+        if (path.isEmpty())
+            return false;
+    }
+    QList<RunRecord> runs;
+    QString why;
+    for (const QString& runPath : paths) {
+        auto record = HistoryStore::readRecord(runPath, &why);
+        if (!record) {
+            why = tr("%1 cannot be read: %2").arg(runPath, why);
+            break;
+        }
+        runs << *record;
+    }
+    const bool ok = runs.size() == paths.size() && report::writeOutputFile(path, RunCsv::text(runs).toUtf8(), &why);
+    if (!ok) {
+        if (error)
+            *error = why;
+        if (given.isEmpty())
+            QMessageBox::warning(this, tr("Export runs as CSV"), why);
+        return false;
+    }
+    Q_EMIT message(tr("Wrote %n run(s) to %1", nullptr, int(runs.size())).arg(path), 5000);
+    return true;
 }
 
 void HistoryPage::openSelected()

@@ -1,6 +1,7 @@
 #include "ui/model/run_meta.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -15,6 +16,7 @@ QJsonObject RunMeta::toJson() const
         { QStringLiteral("workload"), workload },
         { QStringLiteral("commandLine"), commandLine },
         { QStringLiteral("notes"), notes },
+        { QStringLiteral("tags"), QJsonArray::fromStringList(tags) },
     };
 }
 
@@ -26,6 +28,9 @@ RunMeta RunMeta::fromJson(const QJsonObject& o)
     meta.workload = o.value(QStringLiteral("workload")).toString();
     meta.commandLine = o.value(QStringLiteral("commandLine")).toString();
     meta.notes = o.value(QStringLiteral("notes")).toString();
+    for (const QJsonValue& tag : o.value(QStringLiteral("tags")).toArray())
+        if (!tag.toString().trimmed().isEmpty())
+            meta.tags << tag.toString().trimmed();
     return meta;
 }
 

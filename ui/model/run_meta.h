@@ -5,6 +5,7 @@
 // exactly what the engine wrote and can be renamed or annotated atomically.
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace tacho::ui {
 
@@ -14,6 +15,7 @@ struct RunMeta {
     QString workload;       // preset name or "Custom"
     QString commandLine;    // the equivalent tacho-cli line (no password)
     QString notes;
+    QStringList tags;       // the person's labels ("baseline", "THP off"), to filter by
 
     QJsonObject toJson() const;
     static RunMeta fromJson(const QJsonObject& object);

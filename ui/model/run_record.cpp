@@ -344,14 +344,72 @@ std::optional<bool> RunRecord::crossCheckAgrees() const
 
 QString RunRecord::displayTitle() const
 {
-    if (!meta.title.isEmpty())
+    if (!meta.title.isEmpty() && meta.title != meta.workload)
         return meta.title;
-    if (!meta.workload.isEmpty())
-        return meta.workload;
-    if (plannedTests.size() == 1)
-        return plannedTests.first();
-    return plannedTests.size() > 3 ? QStringLiteral("%1 tests").arg(plannedTests.size())
-                                   : plannedTests.join(QStringLiteral(", "));
+    return workloadTitle();
+}
+
+namespace {
+
+// 100000 → "100k", 1500000 → "1.5M", 750 → "750".
+QString compactCount(quint64 value)
+{
+    const auto scaled = [](quint64 v, double unit, const char* suffix) {
+        return QString::number(double(v) / unit, 'g', 3) + QLatin1String(suffix);
+    };
+    if (value >= 1'000'000'000)
+        return scaled(value, 1e9, "G");
+    if (value >= 1'000'000)
+        return scaled(value, 1e6, "M");
+    if (value >= 1'000)
+        return scaled(value, 1e3, "k");
+    return QString::number(value);
+}
+
+QString compactBytes(quint32 bytes)
+{
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+        return QStringLiteral("%1MiB").arg(bytes / (1024 * 1024));
+    if (bytes >= 1024 && bytes % 1024 == 0)
+        return QStringLiteral("%1KiB").arg(bytes / 1024);
+    return QStringLiteral("%1B").arg(bytes);
+}
+
+} // namespace
+
+QString RunRecord::lengthText() const
+{
+    if (durationSeconds > 0)
+        return QStringLiteral("%1 s").arg(QString::number(durationSeconds, 'g', 6));
+    if (requestsPerTest > 0)
+        return compactCount(requestsPerTest);
+    return {};
+}
+
+QString RunRecord::workloadTitle() const
+{
+    QStringList parts;
+    QStringList names = plannedTests;
+    if (names.isEmpty())
+        for (const TestRecord& t : tests)
+            names << t.name;
+    if (names.size() > 4)
+        parts << QStringLiteral("%1,%2,… (%3 tests)").arg(names.at(0), names.at(1)).arg(names.size());
+    else if (!names.isEmpty())
+        parts << names.join(QLatin1Char(','));
+    if (connections > 0)
+        parts << QStringLiteral("c%1").arg(connections);
+    if (pipeline > 0)
+        parts << QStringLiteral("P%1").arg(pipeline);
+    if (valueSize > 0)
+        parts << compactBytes(valueSize);
+    const QString length = durationSeconds > 0 ? QStringLiteral("%1s").arg(QString::number(durationSeconds, 'g', 6))
+                                               : (requestsPerTest > 0 ? compactCount(requestsPerTest) : QString());
+    if (!length.isEmpty())
+        parts << length;
+    if (parts.isEmpty())
+        return meta.workload.isEmpty() ? QStringLiteral("Run") : meta.workload;
+    return parts.join(QLatin1Char(' '));
 }
 
 } // namespace tacho::ui

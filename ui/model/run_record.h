@@ -150,7 +150,15 @@ struct RunRecord {
     QVector<CommandRecord> commandRows() const;
     // Does every test's cross-check agree? nullopt when none was available.
     std::optional<bool> crossCheckAgrees() const;
-    QString displayTitle() const;   // meta.title, else the workload, else the tests
+    // The title the person gave, else the workload's own description
+    // (workloadTitle). A title equal to the preset name counts as not given:
+    // the workbench stored the preset ("Custom") there before.
+    QString displayTitle() const;
+    // What ran, in a line: "SET,GET c50 P16 64B 100k" (tests, connections,
+    // pipeline, value size, requests per test or duration).
+    QString workloadTitle() const;
+    // "100k requests" or "30 s" per test.
+    QString lengthText() const;
 
     // Before a run: the configuration and the planned tests.
     static RunRecord planFrom(const engine::RunConfig& config);

@@ -258,7 +258,7 @@ void ResultsPage::exportCsv()
     if (path.isEmpty())
         return;
     QString error;
-    if (!ResultsExporter::writeCsv(*m_table, path, &error))
+    if (!ResultsExporter::writeCsv(m_run, path, &error))
         QMessageBox::warning(this, tr("Export CSV"), error);
     else
         Q_EMIT message(tr("Wrote %1").arg(path), 5000);
@@ -271,7 +271,7 @@ bool ResultsPage::exportTo(const QString& folder, QSize chartSize, qreal deviceP
             *error = tr("no run to export");
         return false;
     }
-    return ResultsExporter::exportAll(*m_table, *m_charts, m_run.filePath, folder, chartSize, devicePixelRatio, written, error);
+    return ResultsExporter::exportAll(m_run, *m_charts, m_run.filePath, folder, chartSize, devicePixelRatio, written, error);
 }
 
 void ResultsPage::exportWithDialog()

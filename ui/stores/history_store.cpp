@@ -6,6 +6,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ui/model/number_format.h"
+
 namespace tacho::ui {
 
 HistoryEntry HistoryEntry::fromRecord(const RunRecord& r, const QString& path)
@@ -24,6 +26,22 @@ HistoryEntry HistoryEntry::fromRecord(const RunRecord& r, const QString& path)
     e.status = r.status;
     e.failure = r.failure;
     e.notes = r.meta.notes;
+    e.tags = r.meta.tags;
+    e.commandLine = r.meta.commandLine;
+    e.workloadTitle = r.workloadTitle();
+    e.testNames = r.plannedTests.join(QLatin1Char(','));
+    e.length = r.lengthText();
+    e.connections = r.connections;
+    e.pipeline = r.pipeline;
+    e.valueSize = r.valueSize;
+    if (r.capacity) {
+        const CapacityRecord& c = *r.capacity;
+        const CapacityStepRow* best = c.step(c.bestStep);
+        e.capacityAnswer = best ? QStringLiteral("%1 (%2 ops/s, %3)")
+                                      .arg(capacitySettingText(c.dimension, best->setting),
+                                           NumberFormat::compactRate(best->throughput), c.objective)
+                                : QStringLiteral("none met %1").arg(c.objective);
+    }
     e.opsPerSecond = r.headlineOpsPerSecond();
     e.p99Ms = r.headlineP99();
     e.tests = static_cast<int>(r.tests.size());
@@ -140,6 +158,16 @@ bool HistoryStore::setNotes(const QString& path, const QString& notes, QString* 
 {
     RunMeta meta = RunMeta::readFor(path, error);
     meta.notes = notes;
+    return RunMeta::writeFor(path, meta, error);
+}
+
+bool HistoryStore::setTags(const QString& path, const QStringList& tags, QString* error)
+{
+    RunMeta meta = RunMeta::readFor(path, error);
+    meta.tags.clear();
+    for (const QString& tag : tags)
+        if (!tag.trimmed().isEmpty() && !meta.tags.contains(tag.trimmed()))
+            meta.tags << tag.trimmed();
     return RunMeta::writeFor(path, meta, error);
 }
 

@@ -26,6 +26,14 @@ struct HistoryEntry {
     QString status;                // completed, stopped, failed; "corrupt" when unreadable
     QString failure;
     QString notes;
+    QStringList tags;
+    QString commandLine;           // the equivalent tacho-cli line, when the workbench recorded one
+    QString workloadTitle;         // "SET,GET c50 P16 64B 100k", also when the person named the run
+    QString testNames;             // "SET,GET"
+    QString length;                // requests per test ("100k") or duration ("30 s")
+    int connections = 0, pipeline = 0;
+    quint32 valueSize = 0;
+    QString capacityAnswer;        // a capacity search's answer ("c64 at 412k ops/s"); empty otherwise
     double opsPerSecond = 0;
     double p99Ms = 0;
     int tests = 0;
@@ -48,6 +56,7 @@ public:
     // Sidecar edits (atomic); the caller updates its model.
     bool rename(const QString& path, const QString& title, QString* error);
     bool setNotes(const QString& path, const QString& notes, QString* error);
+    bool setTags(const QString& path, const QStringList& tags, QString* error);
     // Deletes the run file and its sidecar.
     bool remove(const QString& path, QString* error);
 

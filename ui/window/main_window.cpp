@@ -268,6 +268,23 @@ void MainWindow::buildCentral()
         m_comparePage->setRunFiles(paths);
         showPage(CompareTab);
     });
+    // A past run back into the Run form (its target first), and run again if asked.
+    const auto loadPastRun = [this](const QString& line, const QString& profile, bool run) {
+        if (!profile.isEmpty())
+            selectTarget(profile);
+        QString note;
+        if (!m_runPage->setup()->applyCommandLine(line, &note)) {
+            QMessageBox::warning(this, tr("Load run"), note);
+            return;
+        }
+        showPage(RunTab);
+        m_runPage->showSetup();
+        QString why;
+        if (run && !startRun(&why))
+            statusBar()->showMessage(why, 10000);
+    };
+    connect(m_historyPage, &HistoryPage::loadRequested, this, [loadPastRun](const QString& line, const QString& profile) { loadPastRun(line, profile, false); });
+    connect(m_historyPage, &HistoryPage::runAgainRequested, this, [loadPastRun](const QString& line, const QString& profile) { loadPastRun(line, profile, true); });
     connect(m_comparePage, &ComparePage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyPage, &HistoryPage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_resultsPage, &ResultsPage::message, statusBar(), &QStatusBar::showMessage);
