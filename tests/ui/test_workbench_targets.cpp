@@ -134,8 +134,10 @@ private Q_SLOTS:
         QPushButton* test = button(dialog, QStringLiteral("Test connection"));
         QVERIFY(uri && host && ok && test);
 
+        // A new target shows its default fields as a URI.
+        QCOMPARE(uri->text(), dialog.profile().uri());
         // host:port is a URI too; the fields take it.
-        uri->setFocus();
+        uri->clear();
         QTest::keyClicks(uri, QStringLiteral("127.0.0.1:7400"));
         Q_EMIT uri->editingFinished();
         QCOMPARE(dialog.profile().host, QStringLiteral("127.0.0.1"));
