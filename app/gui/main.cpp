@@ -94,15 +94,42 @@ void closeOnSignals(QWidget* window)
     }
 }
 
+void nameApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("tacho"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(TACHO_VERSION));
+}
+
+bool mentionsHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char* word : { "--help", "-h", "-help", "--version", "-version" })
+            if (std::strcmp(argv[i], word) == 0)
+                return true;
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    // --help and --version answer without a display: a QCoreApplication
+    // parses them (QApplication would fail with no display to connect to).
+    if (mentionsHelpOrVersion(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        nameApplication();
+        QString text;
+        bool help = false;
+        if (!tacho::ui::ScriptOptions::parse(core.arguments(), &text, &help) && help) {
+            QTextStream(stdout) << text << Qt::endl;
+            return 0;
+        }
+    }   // otherwise ("--help" was a value) the workbench starts as usual
+
     const std::vector<char*> originalArgv(argv, argv + argc);   // Qt may drop its own options from argv
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("tacho"));
+    nameApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("Tacho"));
-    QApplication::setApplicationVersion(QStringLiteral(TACHO_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("dev.tacho.Tacho"));
 
     QString error;

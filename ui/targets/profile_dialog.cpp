@@ -37,7 +37,7 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     m_uri = new QLineEdit(this);
     m_uri->setPlaceholderText(tr("redis://user:password@host:6379/0, rediss://…, unix:///run/redis.sock"));
     m_uri->setAccessibleName(tr("Server URI"));
-    m_uri->setToolTip(tr("Paste a URI to fill the fields below (redis-benchmark -u)"));
+    m_uri->setToolTip(tr("Paste a URI or host:port to fill the fields below; editing the fields updates it"));
     m_uriError = new QLabel(this);
     m_uriError->setWordWrap(true);
     auto* uriBox = new QVBoxLayout;
@@ -55,12 +55,12 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     auto* hostRow = new QHBoxLayout;
     m_host = new QLineEdit(profile.host, this);
     m_host->setAccessibleName(tr("Host"));
-    m_host->setToolTip(tr("Host name or address (redis-benchmark -h)"));
+    m_host->setToolTip(tr("The server's host name or address"));
     m_port = new QSpinBox(this);
     m_port->setRange(1, 65535);
     m_port->setValue(profile.port ? profile.port : 6379);
     m_port->setAccessibleName(tr("Port"));
-    m_port->setToolTip(tr("TCP port (redis-benchmark -p)"));
+    m_port->setToolTip(tr("The server's TCP port"));
     hostRow->addWidget(m_host, 1);
     hostRow->addWidget(new QLabel(tr("Port:"), this));
     hostRow->addWidget(m_port);
@@ -68,7 +68,7 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     auto* socketRow = new QHBoxLayout;
     m_socket = new QLineEdit(profile.unixSocket, this);
     m_socket->setAccessibleName(tr("Unix socket path"));
-    m_socket->setToolTip(tr("Unix socket path (redis-benchmark -s)"));
+    m_socket->setToolTip(tr("The path of the server's Unix socket"));
     socketRow->addWidget(m_socket, 1);
     socketRow->addWidget(browseButton(m_socket, tr("Unix socket")));
     form->addRow(m_unix, socketRow);
@@ -77,12 +77,12 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     m_user = new QLineEdit(profile.user, this);
     m_user->setPlaceholderText(tr("default"));
     m_user->setAccessibleName(tr("User"));
-    m_user->setToolTip(tr("ACL user name (redis-benchmark --user)"));
+    m_user->setToolTip(tr("ACL user name; empty for the default user"));
     form->addRow(tr("U&ser:"), m_user);
     m_password = new QLineEdit(password, this);
     m_password->setEchoMode(QLineEdit::Password);
     m_password->setAccessibleName(tr("Password"));
-    m_password->setToolTip(tr("Kept in the system keychain, never in the profile file (redis-benchmark -a)"));
+    m_password->setToolTip(tr("Kept in the system keychain, never in the profile file"));
     form->addRow(tr("&Password:"), m_password);
     if (!keychainNote.isEmpty()) {
         auto* note = new QLabel(keychainNote, this);
@@ -94,25 +94,25 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     m_database->setRange(0, 1000000);
     m_database->setValue(profile.database);
     m_database->setAccessibleName(tr("Database"));
-    m_database->setToolTip(tr("Database to SELECT (redis-benchmark --dbnum)"));
+    m_database->setToolTip(tr("The database number runs SELECT"));
     form->addRow(tr("&Database:"), m_database);
     m_protocol = new QComboBox(this);
     m_protocol->addItem(QStringLiteral("RESP2"), 2);
     m_protocol->addItem(QStringLiteral("RESP3"), 3);
     m_protocol->setCurrentIndex(profile.protocol == 3 ? 1 : 0);
     m_protocol->setAccessibleName(tr("Protocol"));
-    m_protocol->setToolTip(tr("RESP3 sends HELLO 3 first (redis-benchmark -3)"));
+    m_protocol->setToolTip(tr("RESP3 sends HELLO 3 first"));
     form->addRow(tr("P&rotocol:"), m_protocol);
     m_cluster = new QCheckBox(tr("Redis Cluster"), this);
     m_cluster->setChecked(profile.cluster);
     m_cluster->setToolTip(tr("This node is a seed: runs discover the masters, route each key to its slot's master and follow "
-                             "MOVED / ASK (redis-benchmark --cluster, memtier --cluster-mode)"));
+                             "MOVED / ASK"));
     form->addRow(QString(), m_cluster);
 
     m_tls = new QGroupBox(tr("&TLS"), this);
     m_tls->setCheckable(true);
     m_tls->setChecked(profile.tls);
-    m_tls->setToolTip(tr("rediss:// (redis-benchmark --tls)"));
+    m_tls->setToolTip(tr("Connect with TLS (a rediss:// URI)"));
     auto* tlsForm = new QFormLayout(m_tls);
     const auto fileRow = [&](QLineEdit*& edit, const QString& value, const QString& label, const QString& tip) {
         edit = new QLineEdit(value, m_tls);
@@ -123,16 +123,16 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
         row->addWidget(browseButton(edit, label));
         tlsForm->addRow(label + QLatin1Char(':'), row);
     };
-    fileRow(m_ca, profile.caCertFile, tr("CA certificate"), tr("CA certificate to verify the server with (--cacert)"));
-    fileRow(m_cert, profile.clientCertFile, tr("Client certificate"), tr("Client certificate (--cert)"));
-    fileRow(m_key, profile.clientKeyFile, tr("Client key"), tr("Private key of the client certificate (--key)"));
+    fileRow(m_ca, profile.caCertFile, tr("CA certificate"), tr("The CA certificate that verifies the server"));
+    fileRow(m_cert, profile.clientCertFile, tr("Client certificate"), tr("The certificate this client shows the server"));
+    fileRow(m_key, profile.clientKeyFile, tr("Client key"), tr("The private key of the client certificate"));
     m_sni = new QLineEdit(profile.sni, m_tls);
     m_sni->setAccessibleName(tr("Server name (SNI)"));
-    m_sni->setToolTip(tr("Server name indication (--sni)"));
+    m_sni->setToolTip(tr("The name sent to the server in the TLS handshake; empty: the host"));
     tlsForm->addRow(tr("Server name (SNI):"), m_sni);
     m_skipVerify = new QCheckBox(tr("Do not verify the server certificate"), m_tls);
     m_skipVerify->setChecked(profile.skipVerify);
-    m_skipVerify->setToolTip(tr("--insecure"));
+    m_skipVerify->setToolTip(tr("Accept any server certificate (testing only)"));
     tlsForm->addRow(QString(), m_skipVerify);
     layout->addWidget(m_tls);
 
@@ -158,9 +158,23 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     m_ok = buttons->button(QDialogButtonBox::Ok);
     layout->addWidget(buttons);
 
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    // A URI typed but not yet applied (Enter pressed in it) is applied first;
+    // nothing that did not parse is saved.
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        fillFromUri();
+        if (validate().isEmpty())
+            accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_uri, &QLineEdit::editingFinished, this, &ProfileDialog::fillFromUri);
+    connect(m_uri, &QLineEdit::textEdited, this, &ProfileDialog::updateState);
+    // The URI follows the fields (while it is not being typed in).
+    for (QLineEdit* e : { m_host, m_socket, m_user })
+        connect(e, &QLineEdit::textChanged, this, &ProfileDialog::showFieldsAsUri);
+    for (QSpinBox* box : { m_port, m_database })
+        connect(box, &QSpinBox::valueChanged, this, &ProfileDialog::showFieldsAsUri);
+    connect(m_tcp, &QRadioButton::toggled, this, &ProfileDialog::showFieldsAsUri);
+    connect(m_tls, &QGroupBox::toggled, this, &ProfileDialog::showFieldsAsUri);
     connect(m_test, &QPushButton::clicked, this, &ProfileDialog::testConnection);
     for (QLineEdit* e : { m_name, m_host, m_socket, m_ca, m_cert, m_key })
         connect(e, &QLineEdit::textChanged, this, &ProfileDialog::updateState);
@@ -178,6 +192,7 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
             Q_EMIT connectionTestFinished(result.ok);
         });
     }
+    showFieldsAsUri();
     updateState();
     resize(560, sizeHint().height());
 }
@@ -205,9 +220,8 @@ void ProfileDialog::fillFromUri()
     ConnectionProfile p = profile();
     QString password;
     QString error;
-    if (!p.applyUri(text, &password, &error)) {
-        m_uriError->setText(tr("Not a usable URI: %1").arg(error));
-        m_uriError->show();
+    if (!p.applyUri(asUri(text), &password, &error)) {
+        updateState();   // the problems line says why; OK stays disabled
         return;
     }
     m_uriError->clear();
@@ -223,13 +237,44 @@ void ProfileDialog::fillFromUri()
         m_password->setText(password);
     // The URI held the password: do not leave it on screen in clear text.
     m_uri->setText(p.uri());
+    updateState();
 }
 
-QString ProfileDialog::validate() const
+QString ProfileDialog::asUri(const QString& text)
+{
+    // "host", "host:port" and "[::1]:port" are what people paste most.
+    return text.contains(QLatin1String("://")) ? text : QStringLiteral("redis://") + text;
+}
+
+void ProfileDialog::showFieldsAsUri()
+{
+    if (m_uri->hasFocus())
+        return;   // being typed in: it is applied when done
+    const ConnectionProfile p = profile();
+    const bool empty = m_tcp->isChecked() ? p.host.isEmpty() : p.unixSocket.isEmpty();
+    m_uri->setText(empty ? QString() : p.uri());
+    m_uriError->clear();
+    m_uriError->hide();
+}
+
+QString ProfileDialog::uriProblem() const
+{
+    const QString text = m_uri->text().trimmed();
+    if (text.isEmpty())
+        return {};
+    ConnectionProfile scratch;
+    QString password;
+    QString error;
+    return scratch.applyUri(asUri(text), &password, &error) ? QString() : tr("The URI is not usable: %1").arg(error);
+}
+
+QString ProfileDialog::validate(bool needName) const
 {
     QStringList problems;
-    if (m_name->text().trimmed().isEmpty())
+    if (needName && m_name->text().trimmed().isEmpty())
         problems << tr("Give the target a name.");
+    if (const QString uri = uriProblem(); !uri.isEmpty())
+        problems << uri;
     if (m_tcp->isChecked() && m_host->text().trimmed().isEmpty())
         problems << tr("Enter a host name or address.");
     if (m_unix->isChecked() && m_socket->text().trimmed().isEmpty())
@@ -265,7 +310,7 @@ void ProfileDialog::updateState()
     m_problems->setText(problems);
     m_problems->setVisible(!problems.isEmpty());
     m_ok->setEnabled(problems.isEmpty());
-    m_test->setEnabled(problems.isEmpty() && m_bridge);
+    m_test->setEnabled(m_bridge && validate(false).isEmpty());   // a test needs no name
 }
 
 ConnectionProfile ProfileDialog::profile() const

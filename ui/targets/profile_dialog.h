@@ -41,8 +41,12 @@ Q_SIGNALS:
 
 private:
     void fillFromUri();
+    void showFieldsAsUri();
     void updateState();
-    QString validate() const;
+    // What stops saving; without `needName`, what stops a connection test.
+    QString validate(bool needName = true) const;
+    QString uriProblem() const;
+    static QString asUri(const QString& text);
     QPushButton* browseButton(QLineEdit* edit, const QString& title);
 
     ConnectionProfile m_original;

@@ -58,13 +58,23 @@ void ProfileListModel::setProfiles(const QList<ConnectionProfile>& profiles)
 void ProfileListModel::upsert(const ConnectionProfile& profile)
 {
     const int row = rowOf(profile.id);
-    if (row > 0 && m_profiles.at(row - 1).name == profile.name) {
-        m_profiles[row - 1] = profile;
-        Q_EMIT dataChanged(index(row), index(row));
+    if (row > 0) {
+        // Edited: the row is moved (not removed and re-inserted) so views and
+        // combos that show it stay on it through a rename.
+        const int from = row - 1;
+        m_profiles[from] = profile;
+        int to = 0;   // its place in name order among the others
+        for (int i = 0; i < m_profiles.size(); ++i)
+            if (i != from && m_profiles.at(i).name.localeAwareCompare(profile.name) <= 0)
+                ++to;
+        if (to != from) {
+            beginMoveRows({}, row, row, {}, to > from ? to + 2 : to + 1);
+            m_profiles.move(from, to);
+            endMoveRows();
+        }
+        Q_EMIT dataChanged(index(to + 1), index(to + 1));
         return;
     }
-    if (row > 0)
-        remove(profile.id);   // renamed: it moves to its new place in name order
     // Insert in name order.
     const auto at = std::find_if(m_profiles.begin(), m_profiles.end(), [&](const ConnectionProfile& p) {
         return p.name.localeAwareCompare(profile.name) > 0;

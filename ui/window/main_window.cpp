@@ -8,6 +8,7 @@
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -53,7 +54,7 @@ MainWindow::MainWindow(AppContext context, QWidget* parent)
     : QMainWindow(parent), m_context(std::move(context)), m_profileStore(m_context.profilesDir)
 {
     initTachoResources();
-    setWindowTitle(tr("Tacho — benchmark workbench"));
+    setWindowTitle(tr("Benchmark workbench"));   // Qt adds the application's name: "… — Tacho"
     setWindowIcon(QIcon(QStringLiteral(":/icons/tacho.svg")));
     setObjectName(QStringLiteral("MainWindow"));
 
@@ -212,6 +213,19 @@ void MainWindow::buildToolbar()
     progressBar->addWidget(m_progress);
 
     connect(m_targetCombo, &QComboBox::currentIndexChanged, this, &MainWindow::onTargetChanged);
+    // An edited (or renamed, moved) target: everything that shows or records
+    // the selected one follows — status bar, Latency page, the run form's
+    // command line and so each saved run's.
+    const auto followSelected = [this] {
+        const int row = m_targetCombo->currentIndex();
+        if (row < 0 || !m_statusLabels)
+            return;
+        m_targetRow = row;
+        m_side->selectTarget(row);
+        updateTargetStatus();
+    };
+    connect(m_profiles, &QAbstractItemModel::dataChanged, this, followSelected);
+    connect(m_profiles, &QAbstractItemModel::rowsMoved, this, followSelected);
 }
 
 void MainWindow::buildCentral()
@@ -308,8 +322,12 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(m_export);
     file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    m_quit = file->addAction(tr("&Quit"), this, [this] {
+        if (isRunning() && !m_closeAfterRun && !confirmQuitDuringRun())
+            return;
+        close();
+    });
+    m_quit->setShortcut(QKeySequence::Quit);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_run);
@@ -389,7 +407,7 @@ void MainWindow::restoreSettings()
 {
     QSettings settings(m_context.settingsFile, QSettings::IniFormat);
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1440, 900);
+        resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size()));   // a laptop's screen too
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
     m_runPage->charts()->setLogScale(settings.value(QStringLiteral("charts/logScale"), false).toBool());
@@ -615,9 +633,12 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (isRunning()) {
         // Stop cleanly first: the bridge writes the run file as the run ends,
-        // then onRunFinished closes the window.
+        // then onRunFinished closes the window. The window manager's close
+        // asks first (Quit asks before it gets here); a signal does not.
         event->ignore();
         if (!m_closeAfterRun) {
+            if (event->spontaneous() && !confirmQuitDuringRun())
+                return;
             m_closeAfterRun = true;
             stopRun();
             statusBar()->showMessage(tr("Stopping the run so it can be saved, then closing…"));
@@ -627,6 +648,17 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     saveSettings();
     event->accept();
+}
+
+bool MainWindow::confirmQuitDuringRun()
+{
+    if (m_confirmQuit)
+        return m_confirmQuit();
+    return QMessageBox::question(this, tr("Quit during a run?"),
+                                 tr("A run is in progress. Quit stops it; what it measured so far is saved "
+                                    "to the history first."),
+                                 QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+        == QMessageBox::Yes;
 }
 
 void MainWindow::useTransientTarget(const ConnectionProfile& profile, const QString& password)

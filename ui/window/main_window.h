@@ -68,6 +68,9 @@ public:
     QTabWidget* pages() const { return m_pages; }
     QAction* runAction() const { return m_run; }
     QAction* stopAction() const { return m_stop; }
+    QAction* quitAction() const { return m_quit; }
+    // What asks "quit during a run?" (default: a message box); tests answer it.
+    void setQuitConfirmation(std::function<bool()> ask) { m_confirmQuit = std::move(ask); }
 
     bool selectTarget(const QString& idOrName);
     ConnectionProfile currentTarget() const;
@@ -104,6 +107,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool confirmQuitDuringRun();
 
 private:
     void buildActions();
@@ -168,6 +172,8 @@ private:
     int m_targetRow = 0;
     bool m_startPending = false;     // waiting for a password from the keychain
     bool m_closeAfterRun = false;
+    QAction* m_quit = nullptr;
+    std::function<bool()> m_confirmQuit;
 
     // "Clean up keys after the run": asked for when the run started; the
     // run's config (with its password, in memory only) until the run ends.
