@@ -291,6 +291,13 @@ private slots:
         const QString json = m_dir.filePath("killed.json");
         const auto coordinator = fleet.startTimedRun("6", json);
         QVERIFY(coordinator);
+        // b's share under way before it dies: every agent connected (two
+        // benchmark connections and a control connection each), then more
+        // traffic — what b sent is then in the server's count, not the run's.
+        QVERIFY(coordinator->waitUntil([&] { return target.info("clients").value("connected_clients").toInt() >= 9; },
+                                       kRunMs));
+        const quint64 before = target.commandStatsCalls().value("set");
+        QVERIFY(coordinator->waitUntil([&] { return target.commandStatsCalls().value("set") > before + 1000; }, kRunMs));
         QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
         const CliResult run = coordinator->finish(kRunMs);
         QCOMPARE(run.exitCode, 1);
