@@ -64,7 +64,7 @@ struct AgentState {
 void heartbeat(const RunConfig& server, AgentInfo info, AgentState& state, std::ostream& err)
 {
     ControlChannel control(server);
-    std::string lastError;
+    ControlOutage outage;
     std::unique_lock lock(state.mutex);
     while (!state.done) {
         info.runId = state.runId;
@@ -73,11 +73,9 @@ void heartbeat(const RunConfig& server, AgentInfo info, AgentState& state, std::
         std::string error;
         bool stop = false;
         if (!announceAgent(control, info, &error)) {
-            if (error != lastError)
-                err << kPrefix << printable(error) << "\n" << std::flush;
-            lastError = error;
+            outage.say(error, err, kPrefix);
         } else {
-            lastError.clear();
+            outage.recovered();
             if (!info.runId.empty()) {
                 const auto reply = control.command({ "EXISTS", fleetStopKey(info.runId) }, nullptr);
                 stop = reply && reply->integer == 1;
@@ -110,15 +108,16 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     const auto post = [&] {
         const std::int64_t giveUpAt = localTimeMs() + kReportRetryMs;
         std::int64_t postedAt = 0;
-        std::string lastError;
+        ControlOutage outage;
         while (localTimeMs() < giveUpAt) {
             std::string error;
             if (localTimeMs() - postedAt >= kReportRepostMs) {
-                if (postReport(control, order.runId, report, &error))
+                if (postReport(control, order.runId, report, &error)) {
                     postedAt = localTimeMs();
-                else if (error != lastError)
-                    err << kPrefix << "run " << order.runId << ": " << printable(error) << "\n" << std::flush;
-                lastError = error;
+                    outage.recovered();
+                } else {
+                    outage.say("run " + order.runId + ": " + error, err, kPrefix);
+                }
             }
             const auto acked = control.command({ "EXISTS", fleetAckKey(order.runId, info.name) }, nullptr);
             if (acked && acked->integer == 1)

@@ -112,15 +112,9 @@ std::string fleetSection(const FleetRecord& r)
         const AgentInfo& agent = r.agents[i];
         const auto report = r.reports.find(agent.name);
         const bool lost = std::find(r.lost.begin(), r.lost.end(), agent.name) != r.lost.end();
-        w.beginObject()
-            .field("name", agent.name)
-            .field("host", agent.host)
-            .field("version", agent.version)
-            .field("cores", agent.cores)
-            .field("clockOffsetMs", agent.clockOffsetMs)
-            .field("roundTripMs", agent.roundTripMs)
-            .key("args")
-            .beginArray();
+        w.beginObject();
+        writeAgentIdentity(w, agent);
+        w.key("args").beginArray();
         for (const std::string& a : r.orders[i].args)
             w.value(a);
         w.endArray();

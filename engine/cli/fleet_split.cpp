@@ -146,8 +146,9 @@ FleetOptions takeMemtierFleetOptions(std::vector<std::string>& args)
     std::vector<std::string> rest;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        if (takeFleetOption(args, i, fleet)) {
-        } else if (a.rfind("--agents=", 0) == 0) {
+        if (takeFleetOption(args, i, fleet))
+            continue;
+        if (a.rfind("--agents=", 0) == 0) {
             readAgentsValue(a.substr(9), fleet);
         } else if (a.rfind("--control=", 0) == 0) {
             readControlValue(a.substr(10), fleet);

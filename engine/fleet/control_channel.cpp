@@ -50,6 +50,17 @@ std::optional<RespValue> ControlChannel::command(const std::vector<std::string>&
     return std::nullopt;
 }
 
+std::optional<RespValue> ControlChannel::request(const std::vector<std::string>& args, std::string* error)
+{
+    auto reply = command(args, error);
+    if (reply && reply->isError()) {
+        if (error)
+            *error = "control server " + m_where + " refused " + args.front() + ": " + reply->text;
+        return std::nullopt;
+    }
+    return reply;
+}
+
 std::optional<std::int64_t> ControlChannel::serverTimeMs(std::string* error)
 {
     const auto reply = command({ "TIME" }, error);
@@ -85,11 +96,16 @@ std::optional<ControlChannel::ClockOffset> ControlChannel::measureClockOffset(st
     return best;
 }
 
+void ControlOutage::say(const std::string& text, std::ostream& err, const char* prefix)
+{
+    if (text != m_last)
+        err << prefix << printable(text) << "\n" << std::flush;
+    m_last = text;
+}
+
 void ControlOutage::failed(const std::string& error, std::ostream& err, const char* prefix)
 {
-    if (error != m_last)
-        err << prefix << printable(error) << "; trying again\n" << std::flush;
-    m_last = error;
+    say(error + "; trying again", err, prefix);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
 }
 

@@ -28,6 +28,9 @@ public:
     // The reply (an error reply is a value), or nullopt with *error when the
     // server could not be reached even after one reconnect.
     std::optional<RespValue> command(const std::vector<std::string>& args, std::string* error);
+    // command(), and an error reply is a failure too ("control server H:P
+    // refused XADD: <its text>").
+    std::optional<RespValue> request(const std::vector<std::string>& args, std::string* error);
     // The control server's clock (TIME), in milliseconds since the epoch.
     std::optional<std::int64_t> serverTimeMs(std::string* error);
     // How far this machine's clock is behind the control server's, in
@@ -48,9 +51,12 @@ private:
 };
 
 // While the control server is away (a restart): each distinct failure said
-// once, and a pause before the caller tries again.
+// once, not once a try.
 class ControlOutage {
 public:
+    // Prints prefix + `text` unless it is what was said last.
+    void say(const std::string& text, std::ostream& err, const char* prefix);
+    // say(error + "; trying again"), then a pause before the caller does.
     void failed(const std::string& error, std::ostream& err, const char* prefix);
     void recovered() { m_last.clear(); }
 

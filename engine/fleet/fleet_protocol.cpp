@@ -48,16 +48,11 @@ struct StreamEntry {
 std::optional<std::vector<StreamEntry>> readStream(ControlChannel& control, const std::string& stream,
                                                    std::string* lastId, int count, int blockMs, std::string* error)
 {
-    const auto reply = control.command({ "XREAD", "COUNT", std::to_string(count), "BLOCK", std::to_string(blockMs),
+    const auto reply = control.request({ "XREAD", "COUNT", std::to_string(count), "BLOCK", std::to_string(blockMs),
                                          "STREAMS", stream, *lastId },
                                        error);
     if (!reply)
         return std::nullopt;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XREAD: " + reply->text;
-        return std::nullopt;
-    }
     const RespValue* entries = nullptr;
     if (reply->type == ReplyType::Array && !reply->elements.empty() && reply->elements[0].elements.size() == 2)
         entries = &reply->elements[0].elements[1];
@@ -99,19 +94,22 @@ bool isValidAgentName(const std::string& name)
     });
 }
 
-std::string agentInfoToJson(const AgentInfo& info)
+void writeAgentIdentity(JsonWriter& w, const AgentInfo& info)
 {
-    JsonWriter w(0);
-    w.beginObject()
-        .field("name", info.name)
+    w.field("name", info.name)
         .field("host", info.host)
         .field("version", info.version)
         .field("cores", info.cores)
         .field("clockOffsetMs", info.clockOffsetMs)
-        .field("roundTripMs", info.roundTripMs)
-        .field("seenAtMs", info.seenAtMs)
-        .field("runId", info.runId)
-        .endObject();
+        .field("roundTripMs", info.roundTripMs);
+}
+
+std::string agentInfoToJson(const AgentInfo& info)
+{
+    JsonWriter w(0);
+    w.beginObject();
+    writeAgentIdentity(w, info);
+    w.field("seenAtMs", info.seenAtMs).field("runId", info.runId).endObject();
     return w.str();
 }
 
@@ -138,16 +136,10 @@ bool agentInfoFromJson(const std::string& json, AgentInfo& out, std::string* err
 
 bool announceAgent(ControlChannel& control, const AgentInfo& info, std::string* error)
 {
-    const auto reply = control.command(
-        { "SET", fleetAgentKey(info.name), agentInfoToJson(info), "PX", std::to_string(kAgentPresenceTtlMs) }, error);
-    if (!reply)
-        return false;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused SET: " + reply->text;
-        return false;
-    }
-    return true;
+    return control
+        .request({ "SET", fleetAgentKey(info.name), agentInfoToJson(info), "PX", std::to_string(kAgentPresenceTtlMs) },
+                 error)
+        .has_value();
 }
 
 std::optional<std::vector<AgentInfo>> onlineAgents(ControlChannel& control, std::string* error)
@@ -156,12 +148,12 @@ std::optional<std::vector<AgentInfo>> onlineAgents(ControlChannel& control, std:
     std::string cursor = "0";
     // Bounded: a control server holds few agents; 1000 pages is far beyond it.
     for (int page = 0; page < 1000; ++page) {
-        const auto reply = control.command({ "SCAN", cursor, "MATCH", fleetAgentKey("*"), "COUNT", "1000" }, error);
+        const auto reply = control.request({ "SCAN", cursor, "MATCH", fleetAgentKey("*"), "COUNT", "1000" }, error);
         if (!reply)
             return std::nullopt;
-        if (reply->isError() || reply->elements.size() != 2) {
+        if (reply->elements.size() != 2) {
             if (error)
-                *error = "control server " + control.where() + " did not answer SCAN: " + reply->text;
+                *error = "control server " + control.where() + " gave SCAN no [cursor, keys] pair";
             return std::nullopt;
         }
         for (const RespValue& key : reply->elements[1].elements)
@@ -230,17 +222,12 @@ bool orderFromJson(const std::string& json, FleetOrder& out, std::string* error)
 bool postReport(ControlChannel& control, const std::string& runId, const AgentReport& report, std::string* error)
 {
     const std::string stream = fleetResultsStream(runId);
-    const auto reply = control.command({ "XADD", stream, "*", "agent", report.agent, "kind", report.kind, "status",
+    const auto reply = control.request({ "XADD", stream, "*", "agent", report.agent, "kind", report.kind, "status",
                                          std::to_string(report.exitStatus), "message", report.message, "run",
                                          report.runFile },
                                        error);
     if (!reply)
         return false;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XADD: " + reply->text;
-        return false;
-    }
     control.command({ "EXPIRE", stream, std::to_string(kResultsStreamTtlSeconds) }, nullptr);
     return true;
 }
@@ -274,29 +261,18 @@ std::optional<std::vector<AgentReport>> readReports(ControlChannel& control, con
 bool postOrder(ControlChannel& control, const std::string& agent, const FleetOrder& order, std::string* error)
 {
     // Capped: a stream that an absent agent never reads stays small.
-    const auto reply = control.command({ "XADD", fleetOrdersStream(agent), "MAXLEN", "~", std::to_string(kOrdersKept),
-                                         "*", "order", orderToJson(order) },
-                                       error);
-    if (!reply)
-        return false;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XADD: " + reply->text;
-        return false;
-    }
-    return true;
+    return control
+        .request({ "XADD", fleetOrdersStream(agent), "MAXLEN", "~", std::to_string(kOrdersKept), "*", "order",
+                   orderToJson(order) },
+                 error)
+        .has_value();
 }
 
 std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error)
 {
-    const auto reply = control.command({ "XREVRANGE", fleetOrdersStream(agent), "+", "-", "COUNT", "1" }, error);
+    const auto reply = control.request({ "XREVRANGE", fleetOrdersStream(agent), "+", "-", "COUNT", "1" }, error);
     if (!reply)
         return std::nullopt;
-    if (reply->isError()) {
-        if (error)
-            *error = "control server " + control.where() + " refused XREVRANGE: " + reply->text;
-        return std::nullopt;
-    }
     if (reply->elements.empty() || reply->elements[0].elements.empty())
         return std::string("0-0");
     return reply->elements[0].elements[0].text;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "engine/fleet/control_channel.h"
+#include "engine/report/json_writer.h"
 
 namespace tacho::engine {
 
@@ -46,6 +47,10 @@ struct AgentInfo {
     std::string runId;                // the run it works on, empty when idle
 };
 std::string agentInfoToJson(const AgentInfo& info);
+// Into the object `w` is writing: who the agent is (name, host, version,
+// cores, clock offset and its round trip), as the presence and the run
+// file's fleet section both record it.
+void writeAgentIdentity(JsonWriter& w, const AgentInfo& info);
 bool agentInfoFromJson(const std::string& json, AgentInfo& out, std::string* error);
 
 // How long a heartbeat keeps an agent listed, and how often it is renewed.
