@@ -91,7 +91,9 @@ tacho_build_preset() {
   root=$(tacho_repo_root)
   if command -v ccache >/dev/null 2>&1; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    export CCACHE_BASEDIR=$root
+    # Paths relative to the clone's root, and no working directory in the hash: another clone
+    # of the same commit (CI's) hits the cache (CMakeLists.txt adds -ffile-prefix-map).
+    export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
   fi
   (cd "$root" && cmake --preset "$preset" "${launcher[@]}" "$@" &&
     cmake --build --preset "$preset" -j "$jobs")
