@@ -9,6 +9,7 @@
 #include <new>
 #include <limits>
 
+#include <sys/mman.h>
 #include <zlib.h>
 
 #include "engine/text/base64.h"
@@ -226,21 +227,25 @@ bool inflateAll(const std::uint8_t* data, std::size_t size, std::vector<std::uin
 
 namespace {
 
-// Counts come from calloc: the kernel hands out zeroed pages and maps them
-// only when a count is written, so a histogram costs memory for the band of
-// latencies it holds, not its whole ~150 KB (value-initialising would write
-// every page).
-struct FreeCounts {
-    void operator()(std::uint64_t* counts) const { std::free(counts); }
+// Counts are mapped straight from the kernel: it hands out zeroed pages and
+// backs them only when a count is written, so a histogram costs memory for the
+// band of latencies it holds, not its whole ~150 KB. (calloc did that only
+// until the first free: glibc then raises its mmap threshold above this size,
+// and later callocs come from the heap, cleared page by page.) Histograms are
+// made once per worker and per snapshot, never per request.
+constexpr std::size_t kCountsBytes = kNs.countsLen * sizeof(std::uint64_t);
+
+struct UnmapCounts {
+    void operator()(std::uint64_t* counts) const { ::munmap(counts, kCountsBytes); }
 };
-using Counts = std::unique_ptr<std::uint64_t[], FreeCounts>;
+using Counts = std::unique_ptr<std::uint64_t[], UnmapCounts>;
 
 Counts zeroedCounts()
 {
-    auto* counts = static_cast<std::uint64_t*>(std::calloc(kNs.countsLen, sizeof(std::uint64_t)));
-    if (!counts)
+    void* counts = ::mmap(nullptr, kCountsBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (counts == MAP_FAILED)
         throw std::bad_alloc();
-    return Counts(counts);
+    return Counts(static_cast<std::uint64_t*>(counts));
 }
 
 } // namespace
