@@ -94,6 +94,8 @@ tacho_build_preset() {
     # Paths relative to the clone's root, and no working directory in the hash: another clone
     # of the same commit (CI's) hits the cache (CMakeLists.txt adds -ffile-prefix-map).
     export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+    # The test suites share precompiled headers; without this ccache refuses every such compile.
+    export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
   fi
   (cd "$root" && cmake --preset "$preset" "${launcher[@]}" "$@" &&
     cmake --build --preset "$preset" -j "$jobs")

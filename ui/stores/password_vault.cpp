@@ -1,5 +1,6 @@
 #include "ui/stores/password_vault.h"
 
+#include <QFileInfo>
 #include <QPointer>
 #include <QTimer>
 
@@ -40,7 +41,24 @@ void runWithDeadline(QKeychain::Job* job, int timeoutMs, QObject* context,
 
 } // namespace
 
-PasswordVault::PasswordVault(QString service, QObject* parent) : QObject(parent), m_service(std::move(service)) {}
+PasswordVault::PasswordVault(QString service, QObject* parent) : QObject(parent), m_service(std::move(service))
+{
+    const QString noBus = missingSessionBus();
+    if (!noBus.isEmpty()) {
+        m_state = State::SessionOnly;
+        m_reason = tr("keychain unavailable (%1): passwords are kept for this session only").arg(noBus);
+    }
+}
+
+QString PasswordVault::missingSessionBus()
+{
+    if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+        return QString();
+    const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!runtimeDir.isEmpty() && QFileInfo(runtimeDir + QStringLiteral("/bus")).exists())
+        return QString();
+    return tr("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus");
+}
 
 void PasswordVault::markUnavailable(const QString& why)
 {

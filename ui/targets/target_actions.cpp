@@ -1,6 +1,9 @@
 #include "ui/targets/target_actions.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QWidget>
 
@@ -18,7 +21,8 @@ TargetActions::TargetActions(const ProfileStore& store, ProfileListModel* profil
 {
 }
 
-void TargetActions::withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then)
+void TargetActions::withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then,
+                                 std::function<void()> declined)
 {
     if (m_transientPasswords.contains(target.id)) {
         then(m_transientPasswords.value(target.id));
@@ -29,13 +33,43 @@ void TargetActions::withPassword(const ConnectionProfile& target, std::function<
         return;
     }
     Q_EMIT message(tr("Reading the password of %1 from the keychain…").arg(target.name), 0);
-    m_vault->load(target.secretKey(), [this, target, then](std::optional<QString> password, const QString& error) {
-        if (!password)
-            Q_EMIT message(tr("No password for %1 (%2): going on without one").arg(target.name, error), 10000);
+    m_vault->load(target.secretKey(), [this, target, then, declined](std::optional<QString> password, const QString& error) {
+        Q_EMIT messageCleared();
+        if (password)
+            then(*password);
         else
-            Q_EMIT messageCleared();
-        then(password.value_or(QString()));
+            askForSessionPassword(target, error, then, declined);
     });
+}
+
+void TargetActions::askForSessionPassword(const ConnectionProfile& target, const QString& why,
+                                          std::function<void(const QString&)> then, std::function<void()> declined)
+{
+    // Window-modal and asynchronous: the caller's run starts from the answer.
+    auto* dialog = new QInputDialog(m_dialogParent);
+    dialog->setObjectName(QStringLiteral("sessionPasswordDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setWindowTitle(tr("Password for %1").arg(target.name));
+    dialog->setLabelText(tr("The password of “%1” could not be read: %2.\n\n"
+                            "Type it to use it until Tacho quits; it is kept in memory only, never written.")
+                             .arg(target.name, why));
+    dialog->setTextEchoMode(QLineEdit::Password);
+    dialog->setOkButtonText(tr("Use for this session"));
+    // The reason can be long (the keychain's own words): wrap it in a dialog of a readable width.
+    if (auto* label = dialog->findChild<QLabel*>())
+        label->setWordWrap(true);
+    dialog->resize(dialog->fontMetrics().averageCharWidth() * 70, dialog->sizeHint().height());
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, target, then](const QString& password) {
+        m_vault->keepForSession(target.secretKey(), password);
+        then(password);
+    });
+    connect(dialog, &QDialog::rejected, this, [this, target, declined] {
+        Q_EMIT message(tr("Not run: no password for %1").arg(target.name), 10000);
+        if (declined)
+            declined();
+    });
+    dialog->open();
 }
 
 void TargetActions::addTransient(const ConnectionProfile& profile, const QString& password)

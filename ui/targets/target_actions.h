@@ -30,8 +30,12 @@ public:
                   QWidget* dialogParent);
 
     // Calls `then(password)` with the target's password: none, the session's,
-    // or the keychain's (asynchronously).
-    void withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then);
+    // or the keychain's (asynchronously). When the target has a password that
+    // the keychain cannot give (unavailable, or nothing stored), asks for it
+    // for this session, saying why; `declined()` runs instead of `then` when
+    // the person cancels that question.
+    void withPassword(const ConnectionProfile& target, std::function<void(const QString&)> then,
+                      std::function<void()> declined = {});
     // A target for this session only; its password stays in memory.
     void addTransient(const ConnectionProfile& profile, const QString& password);
     bool isTransient(const QString& id) const { return m_transientPasswords.contains(id); }
@@ -53,6 +57,9 @@ Q_SIGNALS:
     void messageCleared();
 
 private:
+    void askForSessionPassword(const ConnectionProfile& target, const QString& why,
+                               std::function<void(const QString&)> then, std::function<void()> declined);
+
     const ProfileStore& m_store;
     ProfileListModel* m_profiles;
     PasswordVault* m_vault;

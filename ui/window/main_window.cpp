@@ -384,6 +384,12 @@ void MainWindow::connectEngine()
     connectCapacity();
 }
 
+void MainWindow::abandonPendingStart()
+{
+    m_startPending = false;
+    updateRunActions();
+}
+
 void MainWindow::startLatency()
 {
     QString why;
@@ -400,7 +406,7 @@ void MainWindow::startLatency()
             m_latencyPage->started();
         else
             m_latencyPage->finished(QStringLiteral("failed"), error);
-    });
+    }, [this, target] { m_latencyPage->finished(QStringLiteral("failed"), tr("no password for %1").arg(target.name)); });
 }
 
 void MainWindow::restoreSettings()
@@ -526,7 +532,7 @@ bool MainWindow::startRun(QString* error)
     m_targets->withPassword(target, [this, config = *config, target, meta, cleanup = m_runPage->setup()->settings().cleanup](const QString& password) {
         m_startPending = false;
         launch(config, target, password, meta, cleanup);
-    });
+    }, [this] { abandonPendingStart(); });
     return true;
 }
 

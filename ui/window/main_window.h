@@ -132,6 +132,7 @@ private:
     void showFinishedRun(const RunRecord& record);
     void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
+    void abandonPendingStart();   // the password was not given: nothing starts
     void updateTargetStatus();
     void showAbout();
 

@@ -132,7 +132,7 @@ void MainWindow::startCapacity()
             showPage(CapacityTab);
         }
         updateRunActions();
-    });
+    }, [this] { abandonPendingStart(); });
 }
 
 } // namespace tacho::ui
