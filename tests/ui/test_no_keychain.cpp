@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
 #include <optional>
 
 #include "ui/model/workload_settings.h"
@@ -47,6 +48,32 @@ ConnectionProfile targetWithKeychainPassword(const tacho::test::RedisServer& ser
     return profile;
 }
 
+// A requirepass server and a window whose selected target is that server,
+// saved with its password "in the keychain".
+struct LockedTarget {
+    tacho::test::RedisServer server { serverOptions() };
+    QTemporaryDir dir;
+    std::unique_ptr<MainWindow> window;
+    ConnectionProfile target;
+
+    static tacho::test::RedisServer::Options serverOptions()
+    {
+        tacho::test::RedisServer::Options options;
+        options.password = kPassword;
+        return options;
+    }
+    bool start(QString* error)
+    {
+        if (!server.start(error))
+            return false;
+        window = std::make_unique<MainWindow>(tacho::test::temporaryContext(dir));
+        window->show();
+        target = targetWithKeychainPassword(server);
+        window->saveProfile(target, QString(), false);
+        return window->selectTarget(target.id);
+    }
+};
+
 void setSmallRun(MainWindow& window, quint64 requests)
 {
     WorkloadSettings settings;
@@ -81,17 +108,12 @@ private Q_SLOTS:
 
     void aRunAsksForThePasswordOnceAndUsesIt()
     {
-        tacho::test::RedisServer::Options options;
-        options.password = kPassword;
-        tacho::test::RedisServer server(options);
+        LockedTarget locked;
         QString error;
-        QVERIFY2(server.start(&error), qPrintable(error));
-        QTemporaryDir dir;
-        MainWindow window(tacho::test::temporaryContext(dir));
-        window.show();
-        const ConnectionProfile target = targetWithKeychainPassword(server);
-        window.saveProfile(target, QString(), false);
-        QVERIFY(window.selectTarget(target.id));
+        QVERIFY2(locked.start(&error), qPrintable(error));
+        MainWindow& window = *locked.window;
+        const tacho::test::RedisServer& server = locked.server;
+        const ConnectionProfile& target = locked.target;
         setSmallRun(window, 500);
         std::optional<RunRecord> done;
         connect(&window, &MainWindow::runCompleted, &window, [&done](const RunRecord& r) { done = r; });
@@ -124,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(server.commandStatsCalls().value(QStringLiteral("set")), 800u);
 
         // Kept in memory only: no file the window wrote holds it.
-        QDirIterator files(dir.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        QDirIterator files(locked.dir.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
         while (files.hasNext()) {
             const QString path = files.next();
             QVERIFY2(!tacho::test::readAll(path).contains(kPassword.toUtf8()), qPrintable(path + " holds the password"));
@@ -133,17 +155,11 @@ private Q_SLOTS:
 
     void cancellingTheQuestionStartsNothing()
     {
-        tacho::test::RedisServer::Options options;
-        options.password = kPassword;
-        tacho::test::RedisServer server(options);
+        LockedTarget locked;
         QString error;
-        QVERIFY2(server.start(&error), qPrintable(error));
-        QTemporaryDir dir;
-        MainWindow window(tacho::test::temporaryContext(dir));
-        window.show();
-        const ConnectionProfile target = targetWithKeychainPassword(server);
-        window.saveProfile(target, QString(), false);
-        QVERIFY(window.selectTarget(target.id));
+        QVERIFY2(locked.start(&error), qPrintable(error));
+        MainWindow& window = *locked.window;
+        const tacho::test::RedisServer& server = locked.server;
         setSmallRun(window, 500);
 
         QVERIFY2(window.startRun(&error), qPrintable(error));
