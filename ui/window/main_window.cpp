@@ -5,6 +5,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -16,7 +19,10 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "ui/agents/agents_page.h"
+#include "ui/bridges/fleet_bridge.h"
 #include "ui/compare/compare_page.h"
+#include "ui/model/shell_words.h"
 #include "ui/bridges/capacity_bridge.h"
 #include "ui/bridges/cleanup_bridge.h"
 #include "ui/capacity/capacity_page.h"
@@ -247,6 +253,18 @@ void MainWindow::buildCentral()
     m_capacityPage = new CapacityPage(m_pages);
     m_pages->addTab(m_comparePage, tr("Compare"));
     m_pages->addTab(m_capacityPage, tr("Capacity"));
+    m_fleet = new FleetBridge(this);
+    m_agentsPage = new AgentsPage(m_fleet, m_pages);
+    m_pages->addTab(m_agentsPage, tr("Agents"));
+    connect(m_agentsPage, &AgentsPage::runRequested, this, &MainWindow::startRunOnAgents);
+    connect(m_fleet, &FleetBridge::runFinished, this, [this](int, const QString& runFile) {
+        // Whatever the agents delivered was merged and written, also after a failure.
+        if (QFileInfo::exists(runFile)) {
+            m_historyStore->add(runFile);
+            m_historyStore->open(runFile);
+        }
+        updateRunActions();
+    });
     m_splitter->addWidget(m_side);
     m_splitter->addWidget(m_pages);
     m_splitter->setStretchFactor(0, 0);
@@ -335,7 +353,7 @@ void MainWindow::buildMenus()
     run->addAction(m_cancel);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList names { tr("Run"), tr("Results"), tr("History"), tr("Latency"), tr("Compare"), tr("Capacity") };
+    const QStringList names { tr("Run"), tr("Results"), tr("History"), tr("Latency"), tr("Compare"), tr("Capacity"), tr("Agents") };
     for (int i = 0; i < names.size(); ++i) {
         QAction* a = view->addAction(names.at(i), this, [this, i] { showPage(static_cast<Page>(i)); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -388,6 +406,24 @@ void MainWindow::abandonPendingStart()
 {
     m_startPending = false;
     updateRunActions();
+}
+
+void MainWindow::startRunOnAgents(int agents)
+{
+    QString why;
+    if (isRunning() || m_startPending)
+        return m_agentsPage->runRefused(tr("A run is already in progress."));
+    if (!m_runPage->setup()->runConfig(&why, currentTarget().cluster))
+        return m_agentsPage->runRefused(tr("The setup is not valid: %1").arg(why));
+    const QStringList words = ShellWords::split(m_runPage->setup()->commandLine(), &why);
+    const QString path = QDir(m_context.historyDir)
+                             .filePath(EngineBridge::runFileName(QDateTime::currentDateTime(),
+                                                                 tr("%1 on agents").arg(m_runPage->setup()->workloadName())));
+    if (!QDir().mkpath(m_context.historyDir))
+        return m_agentsPage->runRefused(tr("cannot create the history folder %1").arg(m_context.historyDir));
+    if (!m_fleet->startRun(words, agents, path, &why))
+        return m_agentsPage->runRefused(why);
+    m_agentsPage->runStarted();
 }
 
 void MainWindow::startLatency()

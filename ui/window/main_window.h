@@ -26,6 +26,8 @@ class ComparePage;
 class CapacityBridge;
 class CleanupBridge;
 class CapacityPage;
+class AgentsPage;
+class FleetBridge;
 class EngineBridge;
 class HistoryModel;
 class HistoryPage;
@@ -44,7 +46,7 @@ class TargetActions;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Page { RunTab, ResultsTab, HistoryTab, LatencyTab, CompareTab, CapacityTab };
+    enum Page { RunTab, ResultsTab, HistoryTab, LatencyTab, CompareTab, CapacityTab, AgentsTab };
 
     explicit MainWindow(AppContext context = AppContext::standard(), QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -63,6 +65,7 @@ public:
     LatencyPage* latencyPage() const { return m_latencyPage; }
     ComparePage* comparePage() const { return m_comparePage; }
     CapacityPage* capacityPage() const { return m_capacityPage; }
+    AgentsPage* agentsPage() const { return m_agentsPage; }
     CapacityBridge* capacityBridge() const { return m_capacityBridge; }
     RunProgressWidget* progress() const { return m_progress; }
     QTabWidget* pages() const { return m_pages; }
@@ -132,7 +135,8 @@ private:
     void showFinishedRun(const RunRecord& record);
     void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
-    void abandonPendingStart();   // the password was not given: nothing starts
+    void abandonPendingStart();
+    void startRunOnAgents(int agents);   // the Agents page's "Run on agents"   // the password was not given: nothing starts
     void updateTargetStatus();
     void showAbout();
 
@@ -166,6 +170,8 @@ private:
     LatencyPage* m_latencyPage = nullptr;
     ComparePage* m_comparePage = nullptr;
     CapacityPage* m_capacityPage = nullptr;
+    AgentsPage* m_agentsPage = nullptr;
+    FleetBridge* m_fleet = nullptr;
     CapacityBridge* m_capacityBridge = nullptr;
 
     RunStatusLabels* m_statusLabels = nullptr;
