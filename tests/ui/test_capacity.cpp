@@ -224,6 +224,64 @@ private Q_SLOTS:
         QCOMPARE(window->pages()->currentIndex(), int(MainWindow::CapacityTab));
     }
 
+    // History's "Load into form" and "Run again" for a capacity search: the
+    // objective, range and steps back in the Capacity page, the workload in
+    // the Run page, and the same search run once more.
+    void pastSearchLoadsIntoTheFormsAndRunsAgain()
+    {
+        auto window = makeWindow();
+        window->runPage()->setup()->setSettings(sleepingWorkload());
+        QTRY_VERIFY_WITH_TIMEOUT(window->capacityPage()->startButton()->isEnabled(), 5000);
+        m_server->command({ QStringLiteral("CONFIG"), QStringLiteral("RESETSTAT") });
+        const CapacitySettings search = quickSearch(QStringLiteral("1"), QStringLiteral("2"));
+        window->capacityPage()->setSettings(search);
+        auto done = whenDone(*window);
+        window->capacityPage()->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);   // a hang guard
+        const RunRecord first = **done;
+        const QString line = first.meta.commandLine;
+        QVERIFY2(line.startsWith(QLatin1String("tacho-cli capacity ")), qPrintable(line));
+
+        // Both forms changed since.
+        window->capacityPage()->setSettings(CapacitySettings {});
+        WorkloadSettings other;
+        other.connections = 7;
+        window->runPage()->setup()->setSettings(other);
+        window->showPage(MainWindow::RunTab);
+
+        QVERIFY(window->loadPastRun(line, m_profile.id, false));
+        QCOMPARE(window->pages()->currentIndex(), int(MainWindow::CapacityTab));
+        const CapacitySettings loaded = window->capacityPage()->settings();
+        QCOMPARE(loaded.objective, search.objective);
+        QCOMPARE(loaded.dimension, search.dimension);
+        QCOMPARE(loaded.from, search.from);
+        QCOMPARE(loaded.to, search.to);
+        QCOMPARE(loaded.stepSeconds, search.stepSeconds);
+        QCOMPARE(loaded.warmupSeconds, search.warmupSeconds);
+        QCOMPARE(loaded.pricePerHour, search.pricePerHour);
+        const WorkloadSettings workload = window->runPage()->setup()->settings();
+        QCOMPARE(workload.connections, 1);
+        QCOMPARE(workload.customCommand, sleepingWorkload().customCommand);
+
+        // Run again: the same search, and the server saw both searches' requests.
+        done->reset();
+        QVERIFY(window->loadPastRun(line, m_profile.id, true));
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
+        const RunRecord second = **done;
+        QVERIFY(second.filePath != first.filePath);
+        QCOMPARE(second.meta.commandLine, line);
+        QVERIFY(second.capacity && !second.capacity->steps.isEmpty());
+        QCOMPARE(second.capacity->objective, first.capacity->objective);
+        const quint64 sent = sentToServer(QJsonDocument::fromJson(tacho::test::readAll(first.filePath)).object())
+            + sentToServer(QJsonDocument::fromJson(tacho::test::readAll(second.filePath)).object());
+        QCOMPARE(m_server->commandStatsCalls().value(QStringLiteral("debug")), sent);
+
+        // A line that is not a capacity search's is refused with a message, and changes nothing.
+        QString error;
+        QVERIFY(!CapacityCommandLine::parse(QStringLiteral("tacho-cli capacity --from 1 --to 2"), &error));
+        QVERIFY2(error.contains(QLatin1String("no workload")), qPrintable(error));
+    }
+
     void stopKeepsTheStepsSoFar()
     {
         auto window = makeWindow();

@@ -4,6 +4,7 @@
 
 #include "engine/cli/capacity_command.h"
 #include "engine/report/run_file_reader.h"
+#include "ui/model/shell_words.h"
 
 namespace tacho::ui {
 
@@ -32,6 +33,74 @@ std::optional<engine::CapacitySearchOptions> CapacitySettings::toOptions(FieldEr
         return fail(QString::fromStdString(rejected->field), QString::fromStdString(rejected->message));
     }
     return options;
+}
+
+std::optional<CapacityCommandLine> CapacityCommandLine::parse(const QString& line, QString* error)
+{
+    const auto fail = [&](const QString& why) -> std::optional<CapacityCommandLine> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    QString splitError;
+    QStringList words = ShellWords::split(line, &splitError);
+    if (!splitError.isEmpty())
+        return fail(splitError);
+    if (!words.isEmpty() && words.first() == QLatin1String("tacho-cli"))
+        words.removeFirst();
+    if (words.isEmpty() || words.first() != QLatin1String("capacity"))
+        return fail(QStringLiteral("not a capacity search's command line"));
+    const qsizetype separator = words.indexOf(QStringLiteral("--"));
+    if (separator < 0 || separator + 1 >= words.size())
+        return fail(QStringLiteral("the line has no workload after \"--\""));
+
+    CapacityCommandLine parsed;
+    CapacitySettings& s = parsed.settings;
+    for (qsizetype i = 1; i < separator; ++i) {
+        QString name = words[i];
+        std::optional<QString> value;
+        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); name.startsWith(QLatin1String("--")) && eq > 0) {
+            value = name.mid(eq + 1);
+            name.truncate(eq);
+        }
+        static const QStringList kValued { "--dimension", "--from", "--to", "--objective", "--step-seconds",
+                                           "--warmup", "--price-per-hour", "--growth", "--resolution",
+                                           "--min-achieved", "--noise", "--attempts", "--max-steps",
+                                           "--max-errors", "--json", "--csv" };
+        if (!kValued.contains(name)) {
+            parsed.ignored << words[i];
+            continue;
+        }
+        if (!value) {
+            if (i + 1 >= separator)
+                return fail(QStringLiteral("%1 needs a value").arg(name));
+            value = words[++i];
+        }
+        bool ok = true;
+        if (name == QLatin1String("--dimension")) {
+            ok = engine::parseCapacityDimension(value->toStdString(), &s.dimension);
+        } else if (name == QLatin1String("--from")) {
+            s.from = *value;
+        } else if (name == QLatin1String("--to")) {
+            s.to = *value;
+        } else if (name == QLatin1String("--objective")) {
+            s.objective = *value;
+        } else if (name == QLatin1String("--step-seconds")) {
+            s.stepSeconds = value->toDouble(&ok);
+        } else if (name == QLatin1String("--warmup")) {
+            s.warmupSeconds = value->toDouble(&ok);
+        } else if (name == QLatin1String("--price-per-hour")) {
+            s.pricePerHour = value->toDouble(&ok);
+        } else {
+            parsed.ignored << name + QLatin1Char(' ') + *value;
+        }
+        if (!ok)
+            return fail(QStringLiteral("%1: '%2' is not valid").arg(name, *value));
+    }
+    const QStringList workload = words.mid(separator + 1);
+    s.preload = workload.contains(QStringLiteral("--preload"));
+    parsed.workloadLine = ShellWords::join(QStringList { QStringLiteral("tacho-cli") } + workload);
+    return parsed;
 }
 
 CapacityStepRow CapacityStepRow::fromStep(const engine::CapacityStep& s)

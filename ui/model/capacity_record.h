@@ -6,6 +6,7 @@
 // read the same way).
 // Latencies in ms, throughput in requests per second.
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <optional>
@@ -37,6 +38,18 @@ struct CapacitySettings {
     };
     // The engine's options, or the first field that is wrong and why.
     std::optional<engine::CapacitySearchOptions> toOptions(FieldError* error) const;
+};
+
+// A capacity search's command line as History keeps it ("tacho-cli capacity
+// OPTIONS -- WORKLOAD", tacho-cli's own spelling): what the Capacity page's
+// form takes, and the workload as a line the Run page takes ("tacho-cli
+// WORKLOAD"). Options the form has no field for are listed in `ignored`.
+struct CapacityCommandLine {
+    CapacitySettings settings;
+    QString workloadLine;
+    QStringList ignored;
+
+    static std::optional<CapacityCommandLine> parse(const QString& line, QString* error);
 };
 
 struct CapacityStepRow {

@@ -22,6 +22,7 @@
 #include "ui/agents/agents_page.h"
 #include "ui/bridges/fleet_bridge.h"
 #include "ui/compare/compare_page.h"
+#include "ui/model/capacity_record.h"
 #include "ui/model/shell_words.h"
 #include "ui/bridges/capacity_bridge.h"
 #include "ui/bridges/cleanup_bridge.h"
@@ -300,23 +301,12 @@ void MainWindow::buildCentral()
         m_comparePage->setRunFiles(paths);
         showPage(CompareTab);
     });
-    // A past run back into the Run form (its target first), and run again if asked.
-    const auto loadPastRun = [this](const QString& line, const QString& profile, bool run) {
-        if (!profile.isEmpty())
-            selectTarget(profile);
-        QString note;
-        if (!m_runPage->setup()->applyCommandLine(line, &note)) {
-            QMessageBox::warning(this, tr("Load run"), note);
-            return;
-        }
-        showPage(RunTab);
-        m_runPage->showSetup();
-        QString why;
-        if (run && !startRun(&why))
-            statusBar()->showMessage(why, 10000);
-    };
-    connect(m_historyPage, &HistoryPage::loadRequested, this, [loadPastRun](const QString& line, const QString& profile) { loadPastRun(line, profile, false); });
-    connect(m_historyPage, &HistoryPage::runAgainRequested, this, [loadPastRun](const QString& line, const QString& profile) { loadPastRun(line, profile, true); });
+    connect(m_historyPage, &HistoryPage::loadRequested, this, [this](const QString& line, const QString& profile) {
+        loadPastRun(line, profile, false);
+    });
+    connect(m_historyPage, &HistoryPage::runAgainRequested, this, [this](const QString& line, const QString& profile) {
+        loadPastRun(line, profile, true);
+    });
     connect(m_comparePage, &ComparePage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyPage, &HistoryPage::message, statusBar(), &QStatusBar::showMessage);
     connect(m_resultsPage, &ResultsPage::message, statusBar(), &QStatusBar::showMessage);
@@ -406,6 +396,44 @@ void MainWindow::abandonPendingStart()
 {
     m_startPending = false;
     updateRunActions();
+}
+
+bool MainWindow::loadPastRun(const QString& line, const QString& profile, bool run)
+{
+    if (!profile.isEmpty())
+        selectTarget(profile);
+    QString note;
+    const bool capacity = line.startsWith(QLatin1String("tacho-cli capacity ")) || line.startsWith(QLatin1String("capacity "));
+    std::optional<CapacityCommandLine> search;
+    if (capacity && !(search = CapacityCommandLine::parse(line, &note))) {
+        QMessageBox::warning(this, tr("Load run"), note);
+        return false;
+    }
+    if (!m_runPage->setup()->applyCommandLine(capacity ? search->workloadLine : line, &note)) {
+        QMessageBox::warning(this, tr("Load run"), note);
+        return false;
+    }
+    if (capacity) {
+        m_capacityPage->setSettings(search->settings);
+        if (!search->ignored.isEmpty())
+            statusBar()->showMessage(tr("Not in the Capacity form, so left out: %1").arg(search->ignored.join(QLatin1Char(' '))), 15000);
+        showPage(CapacityTab);
+    } else {
+        showPage(RunTab);
+        m_runPage->showSetup();
+    }
+    if (!run)
+        return true;
+    if (capacity) {
+        startCapacity();
+        return true;
+    }
+    QString why;
+    if (!startRun(&why)) {
+        statusBar()->showMessage(why, 10000);
+        return false;
+    }
+    return true;
 }
 
 void MainWindow::startRunOnAgents(int agents)

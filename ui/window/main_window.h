@@ -91,6 +91,11 @@ public:
     // message when it cannot start; with a password to fetch from the
     // keychain it starts when that arrives (runStarted follows).
     bool startRun(QString* error = nullptr);
+    // A past run's command line back into the forms (its target selected
+    // first): a capacity search's into the Capacity page and its workload
+    // into the Run page; started again when `run`. History's "Load into
+    // form" and "Run again".
+    bool loadPastRun(const QString& commandLine, const QString& profile, bool run);
     // Asked before a run or a capacity search writes to a server that is not
     // on this machine (benchmarks write data); true goes ahead. Default: a
     // Yes/Cancel dialog. Tests and scripted mode put their own answer here.
