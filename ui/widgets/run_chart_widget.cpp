@@ -442,10 +442,10 @@ struct RunChartWidget::Content {
             const QList<QList<QPointF>> pieces = kind == ChartKind::Spectrum || stalls.isEmpty()
                 ? QList<QList<QPointF>> { points } : splitAtStalls(points, stalls);
             for (qsizetype piece = 0; piece < pieces.size(); ++piece) {
-                QLineSeries* series = seriesAt(used++, names[i], colors[i]);
-                series->replace(pieces[piece]);
+                QLineSeries* line = seriesAt(used++, names[i], colors[i]);
+                line->replace(pieces[piece]);
                 // One legend entry per line, not per piece.
-                for (QLegendMarker* marker : chart->legend()->markers(series))
+                for (QLegendMarker* marker : chart->legend()->markers(line))
                     marker->setVisible(piece == 0);
             }
         }
