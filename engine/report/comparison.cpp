@@ -36,6 +36,7 @@ const char* verdictName(Verdict verdict)
     case Verdict::Better: return "better";
     case Verdict::Worse: return "worse";
     case Verdict::Same: return "same";
+    case Verdict::Noise: return "noise";
     case Verdict::Unknown: return "n/a";
     }
     return "?";
@@ -140,6 +141,97 @@ Verdict verdictFor(Metric metric, double base, double value)
         return Verdict::Same;
     const bool higher = value > base;
     return higher == higherIsBetter(metric) ? Verdict::Better : Verdict::Worse;
+}
+
+// Runs made as repeats of one setup share a group in their files; every
+// other run is a setup of its own (a before/after pair on one server may
+// differ in what no run file records: the server's configuration, a build).
+std::vector<std::size_t> setupsOf(const std::vector<const LoadedRun*>& runs)
+{
+    std::vector<std::string> groups;
+    std::vector<std::size_t> setups;
+    for (const LoadedRun* run : runs) {
+        const std::string& group = run->run.environment.repeatGroup;
+        const auto known = group.empty() ? groups.end() : std::find(groups.begin(), groups.end(), group);
+        setups.push_back(std::size_t(known - groups.begin()));
+        if (known == groups.end())
+            groups.push_back(group.empty() ? "\x1f" + std::to_string(setups.size()) : group);
+    }
+    return setups;
+}
+
+struct Range {
+    double low = 0, high = 0;
+    int runs = 0;
+    void add(double v)
+    {
+        low = runs ? std::min(low, v) : v;
+        high = runs ? std::max(high, v) : v;
+        ++runs;
+    }
+};
+
+// A run against the baseline when either setup was repeated: inside the
+// noise unless the two setups' ranges are clear of each other (by more than
+// the histograms' precision).
+Verdict verdictWithSpread(Metric metric, const Range& base, const Range& run, bool sameSetup)
+{
+    const double scale = std::max({ std::fabs(base.low), std::fabs(base.high), std::fabs(run.low), std::fabs(run.high) });
+    const double margin = metric == Metric::Errors ? 0 : kSameBand * scale;
+    const bool higher = run.low > base.high + margin;
+    const bool lower = run.high < base.low - margin;
+    if (sameSetup || (!higher && !lower))
+        return Verdict::Noise;
+    return higher == higherIsBetter(metric) ? Verdict::Better : Verdict::Worse;
+}
+
+// What the reader should know about the noise: each repeated setup's spread
+// (of the first row that has it), or that runs of one workload ran once each.
+std::vector<std::string> noiseNotes(const Comparison& cmp, const std::vector<const LoadedRun*>& runs)
+{
+    std::vector<std::string> notes;
+    const std::size_t n = runs.size();
+    std::size_t setupCount = 0;
+    for (std::size_t s : cmp.setups)
+        setupCount = std::max(setupCount, s + 1);
+    bool repeated = false;
+    for (std::size_t setup = 0; setup < setupCount; ++setup) {
+        std::string members;
+        for (std::size_t r = 0; r < n; ++r)
+            if (cmp.setups[r] == setup)
+                members += (members.empty() ? "[" : " [") + std::to_string(r + 1) + "]";
+        if (std::count(cmp.setups.begin(), cmp.setups.end(), setup) < 2)
+            continue;
+        repeated = true;
+        std::string spread;
+        for (const ComparisonRow& row : cmp.rows) {
+            const std::size_t r = std::size_t(std::find(cmp.setups.begin(), cmp.setups.end(), setup) - cmp.setups.begin());
+            for (Metric metric : { Metric::Ops, Metric::P99 }) {
+                const ComparisonCell& cell = row.cells[r][std::size_t(metric)];
+                if (!cell.spreadLow || !cell.spreadHigh || *cell.spreadHigh <= 0)
+                    continue;
+                const double mid = (*cell.spreadLow + *cell.spreadHigh) / 2;
+                spread += (spread.empty() ? "" : ", ") + metricLabel(metric, cmp.normalisation) + " ±"
+                    + fixedDecimals((*cell.spreadHigh - *cell.spreadLow) / 2 / mid * 100, 1) + "%";
+            }
+            if (!spread.empty()) {
+                spread = " (" + spread + " in " + (row.command.empty() ? row.test : row.test + " / " + row.command) + ")";
+                break;
+            }
+        }
+        notes.push_back(members + " repeat one setup: their spread is the measurement's noise" + spread
+                        + "; a difference inside it is marked \"noise\", not better or worse");
+    }
+    if (!repeated) {
+        for (std::size_t r = 0; r < n; ++r)
+            if (r != cmp.baseline && workloadSignature(*runs[r]) == workloadSignature(*runs[cmp.baseline])) {
+                notes.push_back("[" + std::to_string(cmp.baseline + 1) + "] and [" + std::to_string(r + 1)
+                                + "] ran the same workload once each: a small difference may be noise; repeat each run "
+                                  "a few times to measure the spread");
+                break;
+            }
+    }
+    return notes;
 }
 
 std::vector<std::string> uniqueLabels(const std::vector<const LoadedRun*>& runs)
@@ -256,6 +348,7 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
         return cmp;
     const std::size_t n = runs.size();
     const std::size_t b = cmp.baseline;
+    cmp.setups = setupsOf(runs);
 
     // ---- match tests into rows ----
     struct TestRow {
@@ -348,9 +441,18 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
         for (std::size_t m = 0; m < kMetricCount; ++m) {
             const Metric metric = kAllMetrics[m];
             const std::optional<double> base = values[b][m];
+            std::vector<Range> spread(n);   // per setup
+            for (std::size_t r = 0; r < n; ++r)
+                if (values[r][m])
+                    spread[cmp.setups[r]].add(*values[r][m]);
             for (std::size_t r = 0; r < n; ++r) {
                 ComparisonCell& cell = row.cells[r][m];
                 cell.value = values[r][m];
+                const Range& own = spread[cmp.setups[r]];
+                if (cell.value && own.runs > 1) {
+                    cell.spreadLow = own.low;
+                    cell.spreadHigh = own.high;
+                }
                 if (r == b) {
                     cell.verdict = cell.value ? Verdict::Baseline : Verdict::Unknown;
                     continue;
@@ -360,7 +462,10 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
                 cell.change = *cell.value - *base;
                 if (*base != 0)
                     cell.percent = *cell.change / std::fabs(*base) * 100.0;
-                cell.verdict = verdictFor(metric, *base, *cell.value);
+                const Range& baseSetup = spread[cmp.setups[b]];
+                cell.verdict = own.runs > 1 || baseSetup.runs > 1
+                    ? verdictWithSpread(metric, baseSetup, own, cmp.setups[r] == cmp.setups[b])
+                    : verdictFor(metric, *base, *cell.value);
             }
         }
     };
@@ -430,6 +535,8 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
         cmp.notes.push_back("[" + std::to_string(r + 1) + "] " + cmp.labels[r] + " (" + runs[r]->format
                             + ") does not record: " + lacks);
     }
+    for (std::string& note : noiseNotes(cmp, runs))
+        cmp.notes.push_back(std::move(note));
     if (normalisation == Normalisation::PerKey)
         for (const ComparisonRow& row : cmp.rows)
             for (std::size_t r = 0; r < n; ++r)

@@ -69,14 +69,19 @@ double keysPerRequestOf(const LoadedRun& run, std::size_t test, int command = -1
 // replies" (a Tacho run's test that got none); empty otherwise.
 std::string testFailure(const LoadedRun& run, std::size_t test);
 
-enum class Verdict { Baseline, Better, Worse, Same, Unknown };
-const char* verdictName(Verdict verdict);   // "baseline", "better", "worse", "same", "n/a"
+// Noise: the difference lies inside the runs' own spread — the run repeats
+// the baseline's setup, or the two setups' repeated runs overlap.
+enum class Verdict { Baseline, Better, Worse, Same, Noise, Unknown };
+const char* verdictName(Verdict verdict);   // "baseline", "better", "worse", "same", "noise", "n/a"
 
 struct ComparisonCell {
     std::optional<double> value;     // normalised as the comparison says
     std::optional<double> change;    // value − baseline
     std::optional<double> percent;   // change ÷ baseline × 100 (empty when the baseline is 0)
     Verdict verdict = Verdict::Unknown;
+    // The lowest and highest value among the runs of this run's setup, when
+    // it was run more than once (Comparison::setups): its noise band.
+    std::optional<double> spreadLow, spreadHigh;
 };
 
 struct ComparisonRow {
@@ -111,6 +116,13 @@ struct Comparison {
     std::vector<FairnessWarning> warnings;
     std::vector<std::string> notes;         // what each source does not record
     std::vector<std::string> runFailures;   // per run: "the run failed: …", or empty
+    // Per run: which setup it belongs to (0, 1, …). Runs made as repeats of
+    // one setup (their files share environment.repeatGroup) are one setup,
+    // and their differences are the measurement's noise; every other run is
+    // a setup of its own. When either side was repeated, a run is Better or
+    // Worse than the baseline only outside that noise — its setup's range of
+    // values clear of the baseline setup's range.
+    std::vector<std::size_t> setups;
 };
 
 // Same-valued relative changes below this fraction count as "same" (the

@@ -124,7 +124,8 @@ std::string formatComparison(const Comparison& cmp)
                 line.push_back(!row.presentIn(r) ? "-" : cell.value ? formatMetricValue(metric, *cell.value) : "n/a");
                 if (r != cmp.baseline) {
                     std::string change = formatChange(metric, cell);
-                    if (cell.verdict == Verdict::Better || cell.verdict == Verdict::Worse || cell.verdict == Verdict::Same)
+                    if (cell.verdict == Verdict::Better || cell.verdict == Verdict::Worse || cell.verdict == Verdict::Same
+                        || cell.verdict == Verdict::Noise)
                         change += std::string(change.empty() ? "" : " ") + verdictName(cell.verdict);
                     line.push_back(change);
                 }

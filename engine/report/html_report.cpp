@@ -385,11 +385,12 @@ private:
                         switch (cell.verdict) {
                         case Verdict::Better: cls = "better"; break;
                         case Verdict::Worse: cls = "worse"; break;
-                        case Verdict::Same: cls = "same"; break;
+                        case Verdict::Same:
+                        case Verdict::Noise: cls = "same"; break;
                         default: cls = "na"; break;
                         }
                         std::string text = formatChange(metric, cell);
-                        if (cell.verdict == Verdict::Better || cell.verdict == Verdict::Worse || cell.verdict == Verdict::Same)
+                        if (cls != "na")
                             text += std::string(text.empty() ? "" : " ") + verdictName(cell.verdict);
                         s += td(text, cls);
                     }

@@ -110,6 +110,13 @@ void writeEnvironment(JsonWriter& w, const Environment& e)
     w.field("startedAtUtc", e.startedAtUtc);
     if (!e.ioTransport.empty())
         w.field("ioTransport", e.ioTransport);
+    if (!e.repeatGroup.empty()) {
+        w.key("repeat").beginObject();
+        w.field("group", e.repeatGroup);
+        w.field("index", e.repeatIndex);
+        w.field("count", e.repeatCount);
+        w.endObject();
+    }
     w.key("serverInfo");
     writeStringMap(w, e.serverInfo);
     w.key("serverConfig");

@@ -86,6 +86,12 @@ void readEnvironment(const Node& n, Environment& e)
     optInt(n, "cpuCount", e.cpuCount, 0, INT_MAX);
     optString(n, "startedAtUtc", e.startedAtUtc);
     optString(n, "ioTransport", e.ioTransport);
+    if (auto repeat = n.get("repeat")) {
+        repeat->object();
+        optString(*repeat, "group", e.repeatGroup);
+        optInt(*repeat, "count", e.repeatCount, 1, 1000000);
+        optInt(*repeat, "index", e.repeatIndex, 1, std::max(1, e.repeatCount));
+    }
     if (!e.startedAtUtc.empty() && !parseUtcTimestamp(e.startedAtUtc))
         n.at("startedAtUtc").fail("not a UTC time like 2026-01-02T03:04:05Z: \"" + Node::clip(e.startedAtUtc) + "\"");
     if (auto m = n.get("serverInfo"))

@@ -208,6 +208,11 @@ struct Environment {
     std::map<std::string, std::string> serverInfo;  // INFO server fields
     std::map<std::string, std::string> serverConfig; // CONFIG GET save / appendonly
     std::vector<Capability> capabilities;           // in the order asked; empty for runs made before they were probed
+    // Runs made as repeats of one setup ("repeat N times") share the group;
+    // their spread is the measurement's noise (comparison.h). Index 1-based.
+    std::string repeatGroup;
+    int repeatIndex = 0;
+    int repeatCount = 0;
 };
 
 // One server the clean-up visited (the server, or one master of a cluster).

@@ -114,6 +114,53 @@ private slots:
         QCOMPARE(keysPerRequestFromCommandLine("SET"), 1u);
     }
 
+    // Repeats of one setup (their files share a repeat group) give a noise
+    // band: a difference inside it is "noise", one clear of it better or worse.
+    void repeatsGiveANoiseBand()
+    {
+        const auto repeat = [](double rps, double us, const std::string& group, int index) {
+            RunResult r = makeRun({ { "SET", {}, rps, constant(1000, us) } });
+            r.environment.repeatGroup = group;
+            r.environment.repeatIndex = index;
+            r.environment.repeatCount = 3;
+            return reread(r, group + "-" + std::to_string(index) + ".json");
+        };
+        // Before: 1000, 1100, 900 req/s. After A overlaps (1050 … 1250); after B is clear of it (1300 … 1400).
+        const LoadedRun b1 = repeat(1000, 500, "before", 1), b2 = repeat(1100, 480, "before", 2), b3 = repeat(900, 520, "before", 3);
+        const LoadedRun a1 = repeat(1050, 500, "after-a", 1), a2 = repeat(1250, 490, "after-a", 2), a3 = repeat(1150, 495, "after-a", 3);
+        const LoadedRun c1 = repeat(1300, 400, "after-b", 1), c2 = repeat(1400, 390, "after-b", 2), c3 = repeat(1350, 410, "after-b", 3);
+        QCOMPARE(b2.run.environment.repeatGroup, std::string("before"));   // kept by the run file
+        QCOMPARE(b2.run.environment.repeatIndex, 2);
+        const Comparison c = compareRuns({ &b1, &b2, &b3, &a1, &a2, &a3, &c1, &c2, &c3 });
+        QCOMPARE(c.setups, (std::vector<std::size_t> { 0, 0, 0, 1, 1, 1, 2, 2, 2 }));
+        // The baseline's own repeats: noise whatever their difference.
+        QCOMPARE(cell(c, 0, 1, Metric::Ops).verdict, Verdict::Noise);
+        QCOMPARE(*cell(c, 0, 2, Metric::Ops).spreadLow, 900.0);
+        QCOMPARE(*cell(c, 0, 2, Metric::Ops).spreadHigh, 1100.0);
+        // a2 alone is 25% faster than the baseline run, but its setup overlaps the baseline's.
+        QCOMPARE(cell(c, 0, 4, Metric::Ops).verdict, Verdict::Noise);
+        QVERIFY(*cell(c, 0, 4, Metric::Ops).percent > 20);
+        // B's slowest run beats the baseline's fastest: better, for every run of B.
+        for (std::size_t r : { 6, 7, 8 }) {
+            QCOMPARE(cell(c, 0, r, Metric::Ops).verdict, Verdict::Better);
+            QCOMPARE(cell(c, 0, r, Metric::P99).verdict, Verdict::Better);
+        }
+        const std::string notes = [&] { std::string all; for (const auto& n : c.notes) all += n + "\n"; return all; }();
+        QVERIFY2(notes.find("[1] [2] [3] repeat one setup") != std::string::npos, notes.c_str());
+        QVERIFY2(notes.find("±10.0%") != std::string::npos, notes.c_str());   // 900 … 1100 around 1000
+        QVERIFY2(formatComparison(c).find("noise") != std::string::npos, formatComparison(c).c_str());
+
+        // One run each of one workload: a note says the difference may be noise; verdicts as before.
+        const Comparison single = compareRuns({ &b1, &a2 });
+        QCOMPARE(single.setups, (std::vector<std::size_t> { 0, 1 }));
+        QCOMPARE(cell(single, 0, 1, Metric::Ops).verdict, Verdict::Better);
+        QVERIFY(!cell(single, 0, 1, Metric::Ops).spreadLow);
+        const bool onceEach = std::any_of(single.notes.begin(), single.notes.end(), [](const std::string& n) {
+            return n.find("ran the same workload once each") != std::string::npos;
+        });
+        QVERIFY(onceEach);
+    }
+
     void changesAndDirection()
     {
         // New: twice the throughput, half the latency, more errors.

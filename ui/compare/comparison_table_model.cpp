@@ -99,6 +99,30 @@ const engine::ComparisonCell* ComparisonTableModel::cellAt(const QModelIndex& in
     return &row.cells[info.run][std::size_t(index.row()) % engine::kMetricCount];
 }
 
+namespace {
+
+QString verdictExplanation(const engine::ComparisonCell& cell)
+{
+    const QString spread = cell.spreadLow && cell.spreadHigh
+        ? ComparisonTableModel::tr(" (this setup's repeats: %1 … %2)")
+              .arg(NumberFormat::locale().toString(*cell.spreadLow, 'f', 3), NumberFormat::locale().toString(*cell.spreadHigh, 'f', 3))
+        : QString();
+    switch (cell.verdict) {
+    case engine::Verdict::Better:
+        return ComparisonTableModel::tr("Better than the baseline")
+            + (spread.isEmpty() ? QString() : ComparisonTableModel::tr(", beyond the runs' own spread") + spread);
+    case engine::Verdict::Worse:
+        return ComparisonTableModel::tr("Worse than the baseline")
+            + (spread.isEmpty() ? QString() : ComparisonTableModel::tr(", beyond the runs' own spread") + spread);
+    case engine::Verdict::Same: return ComparisonTableModel::tr("The same as the baseline");
+    case engine::Verdict::Noise:
+        return ComparisonTableModel::tr("Inside the runs' own spread: noise, not a difference") + spread;
+    default: return ComparisonTableModel::tr("Not comparable");
+    }
+}
+
+} // namespace
+
 QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_comparison)
@@ -169,7 +193,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (cell && changeColumn)
-            return tr("%1 than the baseline").arg(QString::fromLatin1(engine::verdictName(cell->verdict)));
+            return verdictExplanation(*cell);
         if (!row.presentIn(info.run))
             return tr("This run has no such test");
         return {};
