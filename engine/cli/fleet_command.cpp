@@ -428,8 +428,13 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
             // restart (the heartbeat renews it within a second), the agent.
             const bool gone = lastPresenceCheck - lastSeen[name] > kAgentPresenceTtlMs;
             if (gone && !reports.count(name) && std::find(lost.begin(), lost.end(), name) == lost.end()) {
-                err << kPrefix << "agent " << name << " went away (its heartbeat expired); its share is lost\n"
-                    << std::flush;
+                const IntervalMerger::AgentTally& tally = *streamed.agent(name);
+                err << kPrefix << "agent " << name << " went away (its heartbeat expired)";
+                if (tally.lastSeq > 0)
+                    err << " after its interval " << tally.lastSeq << " ("
+                        << printable(tally.tests.at(tally.furthest.first).name) << ", second "
+                        << tally.furthest.second << ")";
+                err << "; its share is lost\n" << std::flush;
                 lost.push_back(name);
             }
         }
