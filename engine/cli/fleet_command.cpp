@@ -356,10 +356,10 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     std::map<std::string, std::int64_t> lastSeen;   // by this machine's clock
     for (const std::string& name : names)
         lastSeen[name] = lastPresenceCheck;
+    // Agents whose intervals are all in (taken) or that send no more (lost).
     const auto finished = [&] {
         std::set<std::string> done(lost.begin(), lost.end());
-        for (const auto& [name, report] : reports)
-            done.insert(name);
+        done.insert(taken.begin(), taken.end());
         return done;
     };
     const auto showProgress = [&](const std::set<std::string>& done) {
