@@ -118,6 +118,28 @@ struct FleetRecord {
     const IntervalMerger& streamed;
 };
 
+// What of a lost agent's share its streamed intervals do not cover: the
+// requests it was given less those delivered, or for a timed share the
+// seconds left and the requests they would have held at its rate so far.
+struct MissingLoad {
+    bool counted = false;        // requests given: `requests` is exact
+    std::uint64_t requests = 0;
+    double seconds = 0;          // timed share: seconds not run
+};
+MissingLoad missingLoad(const IntervalMerger::AgentTally& tally, const ShareLoad& given)
+{
+    MissingLoad missing;
+    if (given.requests > 0) {
+        missing.counted = true;
+        missing.requests = given.requests - std::min(given.requests, tally.requests());
+    } else if (given.seconds > 0) {
+        missing.seconds = std::max(0.0, given.seconds - tally.seconds());
+        const double rate = tally.seconds() > 0 ? double(tally.requests()) / tally.seconds() : 0;
+        missing.requests = std::uint64_t(std::llround(rate * missing.seconds));
+    }
+    return missing;
+}
+
 // What a lost agent delivered in its streamed intervals, and what of its
 // share that leaves missing.
 void writeLostLoad(JsonWriter& w, const IntervalMerger::AgentTally& tally, const ShareLoad& given)
@@ -148,14 +170,12 @@ void writeLostLoad(JsonWriter& w, const IntervalMerger::AgentTally& tally, const
     if (given.seconds > 0)
         w.field("seconds", given.seconds);
     w.endObject();
+    const MissingLoad missing = missingLoad(tally, given);
     w.key("missing").beginObject();
-    if (given.requests > 0) {
-        w.field("requests", given.requests - std::min(given.requests, tally.requests()));
-    } else if (given.seconds > 0) {
-        const double missing = std::max(0.0, given.seconds - tally.seconds());
-        const double rate = tally.seconds() > 0 ? double(tally.requests()) / tally.seconds() : 0;
-        w.field("seconds", missing).field("requestsEstimate", std::uint64_t(std::llround(rate * missing)));
-    }
+    if (missing.counted)
+        w.field("requests", missing.requests);
+    else if (given.seconds > 0)
+        w.field("seconds", missing.seconds).field("requestsEstimate", missing.requests);
     w.endObject();
 }
 
@@ -487,11 +507,19 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         out << "agent " << source.file << ": " << source.requests << " requests"
             << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
     for (const std::string& name : lost) {
-        const auto& given = orders[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())].args;
+        const std::size_t index = std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
+        const auto& given = orders[index].args;
         const IntervalMerger::AgentTally& tally = *streamed.agent(name);
+        const MissingLoad missing = missingLoad(tally, plan.given[index]);
         out << "agent " << name << ": lost; its share is missing from the result (" << shareText(given) << "); "
             << tally.requests() << " requests delivered in " << tally.received << " streamed intervals before ("
-            << fixedDecimals(tally.seconds(), 1) << " s measured), in the run file's fleet section\n";
+            << fixedDecimals(tally.seconds(), 1) << " s measured), in the run file's fleet section; missing: ";
+        if (missing.counted)
+            out << missing.requests << " requests\n";
+        else if (plan.given[index].seconds > 0)
+            out << fixedDecimals(missing.seconds, 1) << " s, about " << missing.requests << " requests at its rate\n";
+        else
+            out << "the rest of its share\n";
     }
     std::int64_t slowestRoundTrip = 0;
     for (const AgentInfo& agent : agents)

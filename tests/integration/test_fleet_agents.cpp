@@ -386,6 +386,7 @@ private slots:
         QCOMPARE(delivered["requests"].toInteger(), b["intervals"].toObject()["requests"].toInteger());
         QVERIFY2(run.out.contains(QByteArray::number(delivered["requests"].toInteger()) + " requests delivered in "),
                  run.out.constData());
+        QVERIFY2(run.out.contains("missing: ") && run.out.contains(" requests at its rate\n"), run.out.constData());
         // Its requests are in the server's count, not in the merged tests:
         // the reporting agents' plus b's streamed ones make at most that.
         QVERIFY(quint64(testRequests(file, 0) + delivered["requests"].toInteger())
