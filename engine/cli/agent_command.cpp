@@ -16,6 +16,7 @@
 #include "engine/cli/uri.h"
 #include "engine/cli/usage_error.h"
 #include "engine/fleet/fleet_protocol.h"
+#include "engine/fleet/interval_poster.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
 #include "engine/run/run_controller.h"
@@ -97,8 +98,8 @@ std::string tail(const std::string& text, std::size_t bytes)
 }
 
 // Runs one order and posts what came of it.
-void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& control, AgentState& state,
-              const CommandIo& io)
+void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& server, ControlChannel& control,
+              AgentState& state, const CommandIo& io)
 {
     std::ostream& out = *io.out;
     std::ostream& err = *io.err;
@@ -156,7 +157,11 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     CommandIo commandIo;
     commandIo.out = &commandOut;
     commandIo.err = &commandErr;
+    // Each second measured goes to the coordinator as it happens.
+    IntervalPoster intervals(server, order.runId, info.name, info.clockOffsetMs, err, kPrefix);
     commandIo.onController = [&](RunController* controller) {
+        if (controller)
+            controller->onMeasuredTick([&](const MeasuredTick& tick) { intervals.onTick(tick); });
         {
             std::lock_guard lock(state.mutex);
             state.controller = controller;
@@ -169,6 +174,12 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, ControlChannel& co
     // The command calls onController(nullptr) before its controller is gone.
     report.exitStatus = order.dialect == "memtier" ? runMemtierCommand(args, commandIo)
                                                    : runRedisBenchmarkCommand(args, commandIo);
+    intervals.flush();
+    report.intervals = intervals.lastSeq();
+    if (const std::uint64_t dropped = intervals.dropped())
+        err << kPrefix << "run " << order.runId << ": " << dropped
+            << " intervals dropped while the control server was away (the coordinator reports them missing)\n"
+            << std::flush;
     report.message = tail(commandErr.str(), kMessageBytes);
     std::string error;
     if (readTextFile(runFile, report.runFile, &error)) {
@@ -194,7 +205,8 @@ std::string agentUsage()
            "Waits for orders from a coordinator (tacho-cli redis-benchmark|memtier ... --agents N --control URL)\n"
            "on the control server, a stock redis-server (5 or later). Announces itself there every second\n"
            "(host, version, cores, clock offset to the control server's TIME) and runs each order's share\n"
-           "of the workload at the order's start time; its run file goes back through the control server.\n\n"
+           "of the workload at the order's start time. Each second measured goes to the control server as it\n"
+           "happens (counts, errors, latency histograms), its run file at the end.\n\n"
            "  --control URL   the control server: redis://[[user:]password@]host[:port] or rediss://...\n"
            "  --name NAME     this agent's name (letters, digits, '.', '_', '-'; default: the host name)\n\n"
            "The target's password is never part of an order: give it to each agent in REDISCLI_AUTH.\n"
@@ -291,7 +303,7 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
                 std::lock_guard lock(state.mutex);
                 state.runId = order.runId;
             }
-            runOrder(order, info, control, state, io);
+            runOrder(order, info, server, control, state, io);
             {
                 std::lock_guard lock(state.mutex);
                 state.runId.clear();

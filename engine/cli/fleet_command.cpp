@@ -1,23 +1,27 @@
 #include "engine/cli/fleet_command.h"
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "engine/cli/agent_command.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/fleet/fleet_protocol.h"
+#include "engine/fleet/interval_merger.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/memtier_report.h"
 #include "engine/report/merge.h"
 #include "engine/report/redis_benchmark_report.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
+#include "engine/text/number_format.h"
 #include "engine/workload/memtier_generator_factory.h"
 
 namespace tacho::engine {
@@ -31,6 +35,12 @@ constexpr std::int64_t kStartDelayMs = 1500;
 constexpr std::int64_t kPresenceCheckMs = 2000;
 // Starts possibly further apart than this are reported.
 constexpr std::int64_t kStartSkewWarningMs = 50;
+// How long a report waits for the intervals it counts before it is taken
+// with a gap (an agent whose queue overflowed while the control server was away).
+constexpr std::int64_t kIntervalWaitMs = 15000;
+// How often each agent's interval acknowledgement is set again (a restarted
+// control server has lost it).
+constexpr std::int64_t kIntervalAckMs = 1000;
 
 std::string newRunId()
 {
@@ -86,18 +96,116 @@ std::string shareText(const std::vector<std::string>& args)
     return text;
 }
 
+// What an agent was given of the line's load: a count, or a time.
+struct ShareLoad {
+    std::uint64_t requests = 0;   // over all its tests; 0: not count-bound
+    double seconds = 0;           // over all its tests; 0: not time-bound
+};
+
 // What the run file keeps of a run on agents: who took part, what each was
-// given, how each ended and when a lost one was last seen.
+// given, how each ended, what each streamed, when a lost one was last seen
+// and how much of its load went missing.
 struct FleetRecord {
     std::string runId;
     std::string controlServer;
     std::int64_t startAtMs;
     const std::vector<AgentInfo>& agents;
     const std::vector<FleetOrder>& orders;
+    const std::vector<ShareLoad>& given;
     const std::map<std::string, AgentReport>& reports;
     const std::vector<std::string>& lost;
     const std::map<std::string, std::int64_t>& lastSeenLocalMs;
+    const IntervalMerger& streamed;
 };
+
+// What of a lost agent's share its streamed intervals do not cover: the
+// requests it was given less those delivered, or for a timed share the
+// seconds left and the requests they would have held at its rate so far.
+struct MissingLoad {
+    bool counted = false;        // requests given: `requests` is exact
+    std::uint64_t requests = 0;
+    double seconds = 0;          // timed share: seconds not run
+};
+MissingLoad missingLoad(const IntervalMerger::AgentTally& tally, const ShareLoad& given)
+{
+    MissingLoad missing;
+    if (given.requests > 0) {
+        missing.counted = true;
+        missing.requests = given.requests - std::min(given.requests, tally.requests());
+    } else if (given.seconds > 0) {
+        missing.seconds = std::max(0.0, given.seconds - tally.seconds());
+        const double rate = tally.seconds() > 0 ? double(tally.requests()) / tally.seconds() : 0;
+        missing.requests = std::uint64_t(std::llround(rate * missing.seconds));
+    }
+    return missing;
+}
+
+// What a lost agent delivered in its streamed intervals, and what of its
+// share that leaves missing.
+void writeLostLoad(JsonWriter& w, const IntervalMerger::AgentTally& tally, const ShareLoad& given)
+{
+    LatencyHistogram latency;
+    for (const auto& [index, test] : tally.tests)
+        latency.add(test.latency);
+    if (tally.lastSeq > 0) {
+        const auto& last = tally.tests.at(tally.furthest.first);
+        w.key("lostAfter")
+            .beginObject()
+            .field("seq", tally.lastSeq)
+            .field("test", last.name)
+            .field("second", tally.furthest.second)
+            .field("endSeconds", last.endSeconds)
+            .endObject();
+    }
+    w.key("delivered")
+        .beginObject()
+        .field("requests", tally.requests())
+        .field("errors", tally.errors())
+        .field("seconds", tally.seconds())
+        .field("latency", latency.count() ? latency.toCompressedBase64() : std::string())
+        .endObject();
+    w.key("given").beginObject();
+    if (given.requests > 0)
+        w.field("requests", given.requests);
+    if (given.seconds > 0)
+        w.field("seconds", given.seconds);
+    w.endObject();
+    const MissingLoad missing = missingLoad(tally, given);
+    w.key("missing").beginObject();
+    if (missing.counted)
+        w.field("requests", missing.requests);
+    else if (given.seconds > 0)
+        w.field("seconds", missing.seconds).field("requestsEstimate", missing.requests);
+    w.endObject();
+}
+
+// The streamed intervals merged per second of each test, all agents (a
+// lost one's too, up to its last interval); percentiles from the merged
+// histograms, exact for each second.
+void writeSecondsSeries(JsonWriter& w, const IntervalMerger& streamed)
+{
+    w.key("seconds").beginArray();
+    for (const auto& [key, second] : streamed.seconds()) {
+        const LatencyHistogram latency = second.mergedLatency();
+        w.beginObject()
+            .field("test", second.testName)
+            .field("second", key.second)
+            .field("requests", second.requests)
+            .field("errors", second.errors)
+            .field("seconds", second.longestSeconds())
+            .field("requestsPerSecond", second.perSecond())
+            .field("p50Ns", latency.valueAtPercentile(50))
+            .field("p99Ns", latency.valueAtPercentile(99))
+            .field("p999Ns", latency.valueAtPercentile(99.9))
+            .field("maxNs", latency.max())
+            .key("agents")
+            .beginObject();
+        for (const auto& [name, share] : second.agents)
+            w.field(name, share.requests);
+        w.endObject().endObject();
+    }
+    w.endArray();
+}
 
 std::string fleetSection(const FleetRecord& r)
 {
@@ -112,15 +220,29 @@ std::string fleetSection(const FleetRecord& r)
         const AgentInfo& agent = r.agents[i];
         const auto report = r.reports.find(agent.name);
         const bool lost = std::find(r.lost.begin(), r.lost.end(), agent.name) != r.lost.end();
+        const IntervalMerger::AgentTally& tally = *r.streamed.agent(agent.name);
         w.beginObject();
         writeAgentIdentity(w, agent);
         w.key("args").beginArray();
         for (const std::string& a : r.orders[i].args)
             w.value(a);
         w.endArray();
+        w.key("intervals")
+            .beginObject()
+            .field("received", tally.received)
+            .field("lastSeq", tally.lastSeq)
+            .field("requests", tally.requests())
+            .field("errors", tally.errors())
+            .field("duplicatesIgnored", tally.duplicates)
+            .key("missingSeqs")
+            .beginArray();
+        for (const std::uint64_t seq : tally.missing())
+            w.value(seq);
+        w.endArray().endObject();
         if (lost) {
             w.field("outcome", "lost");
             w.field("lastSeenUtc", formatUtcTimestamp(double(r.lastSeenLocalMs.at(agent.name)) / 1000));
+            writeLostLoad(w, tally, r.given[i]);
         } else if (report != r.reports.end()) {
             w.field("outcome", report->second.kind == "final" ? "reported" : "failed")
                 .field("exitStatus", report->second.exitStatus)
@@ -128,8 +250,31 @@ std::string fleetSection(const FleetRecord& r)
         }
         w.endObject();
     }
-    w.endArray().endObject();
+    w.endArray();
+    writeSecondsSeries(w, r.streamed);
+    w.endObject();
     return w.str();
+}
+
+// One line a second on standard error: the agents' rates summed, and each;
+// a test's short tail (its last tick) as counts, a rate over it would say little.
+std::string progressLine(const IntervalMerger::Second& second, const std::vector<std::string>& names)
+{
+    constexpr double kShortestRateSeconds = 0.5;
+    const bool asRate = second.longestSeconds() >= kShortestRateSeconds;
+    std::string line = "[fleet " + printable(second.testName) + " " + std::to_string(second.key.second) + " s] "
+        + (asRate ? fixedDecimals(second.perSecond(), 0) + " requests/s ("
+                  : std::to_string(second.requests) + " requests in " + fixedDecimals(second.longestSeconds(), 3)
+                       + " s (");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto share = second.agents.find(names[i]);
+        line += (i ? ", " : "") + names[i] + " ";
+        if (share == second.agents.end())
+            line += "-";
+        else
+            line += asRate ? fixedDecimals(share->second.perSecond(), 0) : std::to_string(share->second.requests);
+    }
+    return line + ")";
 }
 
 // A line ready to run on agents: what the dialects give the common part.
@@ -137,6 +282,8 @@ struct FleetPlan {
     std::string dialect;                           // the agents' command
     const char* prefix;                            // of every message
     std::vector<std::vector<std::string>> shares;  // one per agent
+    std::vector<ShareLoad> given;                  // one per agent
+    bool quiet = false;                            // no progress lines
     std::string jsonPath;                          // --json, the merged run file
     std::function<void(const LoadedRun& merged)> printResult;
 };
@@ -214,37 +361,80 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         << runId << "\n"
         << std::flush;
 
-    // Every agent ends as a run file, a failure, or lost.
+    // Every agent ends as a run file, a failure, or lost. A report is taken
+    // (acknowledged) once every interval it counts has arrived.
     std::map<std::string, AgentReport> reports;
+    std::map<std::string, std::int64_t> reportedAt;   // by this machine's clock
+    std::set<std::string> taken;
     std::vector<std::string> lost;
-    std::string lastId = "0-0";
+    IntervalMerger streamed(names);
+    std::string lastReportId = "0-0";
+    std::string lastIntervalId = "0-0";
     bool stopSent = false;
     std::int64_t lastPresenceCheck = localTimeMs();
+    std::int64_t lastIntervalAck = 0;
     std::map<std::string, std::int64_t> lastSeen;   // by this machine's clock
     for (const std::string& name : names)
         lastSeen[name] = lastPresenceCheck;
+    // Agents whose intervals are all in (taken) or that send no more (lost).
+    const auto finished = [&] {
+        std::set<std::string> done(lost.begin(), lost.end());
+        done.insert(taken.begin(), taken.end());
+        return done;
+    };
+    const auto showProgress = [&](const std::set<std::string>& done) {
+        for (const IntervalMerger::Second* second : streamed.takeReady(done))
+            if (!plan.quiet)
+                err << progressLine(*second, names) << "\n" << std::flush;
+    };
     ControlOutage outage;
-    while (reports.size() + lost.size() < agents.size()) {
+    while (taken.size() + lost.size() < agents.size()) {
         if (!stopSent && io.interrupts && io.interrupts->load() > 0) {
             // Ctrl+C: every agent stops its share and still reports it.
             control.command({ "SET", fleetStopKey(runId), "1", "EX", "3600" }, nullptr);
             err << kPrefix << "stopping the agents\n" << std::flush;
             stopSent = true;
         }
-        const auto received = readReports(control, runId, &lastId, 1000, &error);
+        const auto received = readRunStreams(control, runId, &lastReportId, &lastIntervalId, 1000, &error);
         if (!received) {
             outage.failed(error, err, kPrefix);
             continue;
         }
         outage.recovered();
-        for (const AgentReport& report : *received) {
+        for (const FleetInterval& interval : received->intervals)
+            streamed.add(interval);
+        for (const AgentReport& report : received->reports) {
             if (std::find(names.begin(), names.end(), report.agent) == names.end()
                 || std::find(lost.begin(), lost.end(), report.agent) != lost.end())
                 continue;
             // The first copy counts; a repost (no acknowledgement seen yet) is the same report.
-            reports.emplace(report.agent, report);
-            control.command({ "SET", fleetAckKey(runId, report.agent), "1", "EX", "3600" }, nullptr);
+            if (reports.emplace(report.agent, report).second)
+                reportedAt[report.agent] = localTimeMs();
+            else if (taken.count(report.agent))
+                control.command({ "SET", fleetAckKey(runId, report.agent), "1", "EX", "3600" }, nullptr);
         }
+        for (const auto& [name, report] : reports) {
+            if (taken.count(name))
+                continue;
+            const IntervalMerger::AgentTally& tally = *streamed.agent(name);
+            const bool complete = tally.complete >= report.intervals;
+            if (!complete && localTimeMs() - reportedAt[name] < kIntervalWaitMs)
+                continue;
+            if (!complete)
+                err << kPrefix << "agent " << name << ": " << report.intervals - std::min(report.intervals, tally.received)
+                    << " of its " << report.intervals << " intervals never arrived (the run file lists them)\n"
+                    << std::flush;
+            control.command({ "SET", fleetAckKey(runId, name), "1", "EX", "3600" }, nullptr);
+            taken.insert(name);
+        }
+        if (localTimeMs() - lastIntervalAck >= kIntervalAckMs) {
+            lastIntervalAck = localTimeMs();
+            for (const std::string& name : names)
+                if (const std::uint64_t complete = streamed.agent(name)->complete)
+                    control.command({ "SET", fleetIntervalAckKey(runId, name), std::to_string(complete), "EX", "3600" },
+                                    nullptr);
+        }
+        showProgress(finished());
         if (localTimeMs() - lastPresenceCheck < kPresenceCheckMs)
             continue;
         lastPresenceCheck = localTimeMs();
@@ -258,12 +448,18 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
             // restart (the heartbeat renews it within a second), the agent.
             const bool gone = lastPresenceCheck - lastSeen[name] > kAgentPresenceTtlMs;
             if (gone && !reports.count(name) && std::find(lost.begin(), lost.end(), name) == lost.end()) {
-                err << kPrefix << "agent " << name << " went away (its heartbeat expired); its share is lost\n"
-                    << std::flush;
+                const IntervalMerger::AgentTally& tally = *streamed.agent(name);
+                err << kPrefix << "agent " << name << " went away (its heartbeat expired)";
+                if (tally.lastSeq > 0)
+                    err << " after its interval " << tally.lastSeq << " ("
+                        << printable(tally.tests.at(tally.furthest.first).name) << ", second "
+                        << tally.furthest.second << ")";
+                err << "; its share is lost\n" << std::flush;
                 lost.push_back(name);
             }
         }
     }
+    showProgress(finished());
 
     std::vector<std::unique_ptr<LoadedRun>> runs;
     std::vector<const LoadedRun*> parts;
@@ -311,8 +507,19 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         out << "agent " << source.file << ": " << source.requests << " requests"
             << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
     for (const std::string& name : lost) {
-        const auto& given = orders[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())].args;
-        out << "agent " << name << ": lost; its share is missing from the result (" << shareText(given) << ")\n";
+        const std::size_t index = std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
+        const auto& given = orders[index].args;
+        const IntervalMerger::AgentTally& tally = *streamed.agent(name);
+        const MissingLoad missing = missingLoad(tally, plan.given[index]);
+        out << "agent " << name << ": lost; its share is missing from the result (" << shareText(given) << "); "
+            << tally.requests() << " requests delivered in " << tally.received << " streamed intervals before ("
+            << fixedDecimals(tally.seconds(), 1) << " s measured), in the run file's fleet section; missing: ";
+        if (missing.counted)
+            out << missing.requests << " requests\n";
+        else if (plan.given[index].seconds > 0)
+            out << fixedDecimals(missing.seconds, 1) << " s, about " << missing.requests << " requests at its rate\n";
+        else
+            out << "the rest of its share\n";
     }
     std::int64_t slowestRoundTrip = 0;
     for (const AgentInfo& agent : agents)
@@ -322,7 +529,8 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         err << kPrefix << "warning: the agents' starts may differ by up to " << slowestRoundTrip / 2
             << " ms (clock offsets measured over round trips of up to " << slowestRoundTrip << " ms)\n";
     if (!plan.jsonPath.empty()) {
-        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, reports, lost, lastSeen };
+        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, reports,
+                             lost, lastSeen, streamed };
         if (!writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } })) {
             err << kPrefix << error << "\n";
             return 1;
@@ -335,19 +543,24 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
 
 int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
 {
-    FleetPlan plan { "redis-benchmark", "tacho-cli redis-benchmark: ", {}, {}, {} };
+    FleetPlan plan { "redis-benchmark", "tacho-cli redis-benchmark: ", {}, {}, false, {}, {} };
     RedisBenchmarkInvocation invocation;
     try {
         invocation = parseRedisBenchmarkArgs(args, io.readStdin);
         checkRedisBenchmarkDivisible(args, invocation, fleet.agentCount);
+        for (int i = 0; i < fleet.agentCount; ++i) {
+            plan.shares.push_back(redisBenchmarkShare(args, invocation, i, fleet.agentCount));
+            const RunConfig share = parseRedisBenchmarkArgs(plan.shares.back(), io.readStdin).config;
+            const double tests = double(share.tests.size());
+            plan.given.push_back({ share.requests * share.tests.size(), share.durationSeconds * tests });
+        }
     } catch (const UsageError& e) {
         *io.err << plan.prefix << hideSecretsIn(e.what(), "redis-benchmark", args)
                 << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
         return 2;
     }
-    for (int i = 0; i < fleet.agentCount; ++i)
-        plan.shares.push_back(redisBenchmarkShare(args, invocation, i, fleet.agentCount));
     plan.jsonPath = invocation.jsonPath;
+    plan.quiet = invocation.style != ReportStyle::Full;
     plan.printResult = [&](const LoadedRun& merged) {
         for (const TestResult& test : merged.run.tests)
             *io.out << formatTestReport(test, invocation.config, merged.run.environment, invocation.style,
@@ -358,13 +571,16 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
 
 int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
 {
-    FleetPlan plan { "memtier", "tacho-cli memtier: ", {}, {}, {} };
+    FleetPlan plan { "memtier", "tacho-cli memtier: ", {}, {}, false, {}, {} };
     MemtierInvocation inv;
     try {
         inv = parseMemtierArgs(args);
         checkMemtierDivisible(args, inv, fleet.agentCount);
-        for (int i = 0; i < fleet.agentCount; ++i)
+        for (int i = 0; i < fleet.agentCount; ++i) {
             plan.shares.push_back(memtierShare(args, inv, i, fleet.agentCount));
+            const MemtierInvocation share = parseMemtierArgs(plan.shares.back());
+            plan.given.push_back({ share.config.requests * share.runCount, share.testTimeSeconds * share.runCount });
+        }
     } catch (const UsageError& e) {
         *io.err << plan.prefix << "error: " << hideSecretsIn(e.what(), "memtier", args)
                 << "\nTry 'tacho-cli memtier --help' for more information.\n";

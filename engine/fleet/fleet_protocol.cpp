@@ -1,9 +1,12 @@
 #include "engine/fleet/fleet_protocol.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
 
 #include "engine/report/json_reader.h"
 #include "engine/report/json_writer.h"
+#include "engine/text/number_format.h"
 
 namespace tacho::engine {
 
@@ -12,6 +15,9 @@ namespace {
 constexpr const char* kPrefix = "tacho:fleet:";
 constexpr int kResultsStreamTtlSeconds = 24 * 3600;
 constexpr int kOrdersKept = 100;
+// An hour of one interval a second from each of five agents; a coordinator
+// that lags further behind than that finds gaps (and says so).
+constexpr int kIntervalsKept = 18000;
 
 std::string stringField(const JsonValue& object, std::string_view key)
 {
@@ -42,37 +48,82 @@ struct StreamEntry {
     std::vector<std::pair<std::string, std::string>> fields;
 };
 
-// XREAD of one stream after `*lastId` (at most `count` entries, waiting at
-// most blockMs for one); advances *lastId. The reply is [[stream, entries]]
-// in RESP2, {stream: entries} in RESP3, nil when the wait timed out.
+// One XREAD of several streams, each after its `*lastId` (at most `count`
+// entries each, waiting at most blockMs for one); advances the ids and
+// returns the entries by stream, in the order of `streams`. The reply is
+// [[stream, entries], …] in RESP2, {stream: entries, …} in RESP3, nil when
+// the wait timed out.
+std::optional<std::vector<std::vector<StreamEntry>>> readStreams(
+    ControlChannel& control, const std::vector<std::pair<std::string, std::string*>>& streams, int count,
+    int blockMs, std::string* error)
+{
+    std::vector<std::string> args { "XREAD", "COUNT", std::to_string(count), "BLOCK", std::to_string(blockMs),
+                                    "STREAMS" };
+    for (const auto& stream : streams)
+        args.push_back(stream.first);
+    for (const auto& stream : streams)
+        args.push_back(*stream.second);
+    const auto reply = control.request(args, error);
+    if (!reply)
+        return std::nullopt;
+    std::vector<std::pair<const RespValue*, const RespValue*>> named;   // stream name, its entries
+    if (reply->type == ReplyType::Array) {
+        for (const RespValue& one : reply->elements)
+            if (one.elements.size() == 2)
+                named.emplace_back(&one.elements[0], &one.elements[1]);
+    } else if (reply->type == ReplyType::Map) {
+        for (std::size_t i = 0; i + 1 < reply->elements.size(); i += 2)
+            named.emplace_back(&reply->elements[i], &reply->elements[i + 1]);
+    }
+    std::vector<std::vector<StreamEntry>> out(streams.size());
+    for (const auto& [name, entries] : named) {
+        const auto which = std::find_if(streams.begin(), streams.end(),
+                                        [&](const auto& stream) { return stream.first == name->text; });
+        if (which == streams.end())
+            continue;
+        std::vector<StreamEntry>& into = out[std::size_t(which - streams.begin())];
+        for (const RespValue& entry : entries->elements) {
+            if (entry.elements.size() != 2)
+                continue;
+            StreamEntry parsed;
+            parsed.id = entry.elements[0].text;
+            const auto& fields = entry.elements[1].elements;
+            for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
+                parsed.fields.emplace_back(fields[i].text, fields[i + 1].text);
+            *which->second = parsed.id;
+            into.push_back(std::move(parsed));
+        }
+    }
+    return out;
+}
+
 std::optional<std::vector<StreamEntry>> readStream(ControlChannel& control, const std::string& stream,
                                                    std::string* lastId, int count, int blockMs, std::string* error)
 {
-    const auto reply = control.request({ "XREAD", "COUNT", std::to_string(count), "BLOCK", std::to_string(blockMs),
-                                         "STREAMS", stream, *lastId },
-                                       error);
-    if (!reply)
+    auto read = readStreams(control, { { stream, lastId } }, count, blockMs, error);
+    if (!read)
         return std::nullopt;
-    const RespValue* entries = nullptr;
-    if (reply->type == ReplyType::Array && !reply->elements.empty() && reply->elements[0].elements.size() == 2)
-        entries = &reply->elements[0].elements[1];
-    else if (reply->type == ReplyType::Map && reply->elements.size() == 2)
-        entries = &reply->elements[1];
-    std::vector<StreamEntry> out;
-    if (!entries)
-        return out;
-    for (const RespValue& entry : entries->elements) {
-        if (entry.elements.size() != 2)
-            continue;
-        StreamEntry parsed;
-        parsed.id = entry.elements[0].text;
-        const auto& fields = entry.elements[1].elements;
-        for (std::size_t i = 0; i + 1 < fields.size(); i += 2)
-            parsed.fields.emplace_back(fields[i].text, fields[i + 1].text);
-        *lastId = parsed.id;
-        out.push_back(std::move(parsed));
+    return std::move(read->front());
+}
+
+AgentReport reportFromFields(const StreamEntry& entry)
+{
+    AgentReport report;
+    for (const auto& [name, text] : entry.fields) {
+        if (name == "agent")
+            report.agent = text;
+        else if (name == "kind")
+            report.kind = text;
+        else if (name == "status")
+            report.exitStatus = std::atoi(text.c_str());
+        else if (name == "message")
+            report.message = text;
+        else if (name == "run")
+            report.runFile = text;
+        else if (name == "intervals")
+            report.intervals = std::strtoull(text.c_str(), nullptr, 10);
     }
-    return out;
+    return report;
 }
 
 } // namespace
@@ -84,6 +135,11 @@ std::string fleetStopKey(const std::string& runId) { return kPrefix + std::strin
 std::string fleetAckKey(const std::string& runId, const std::string& agent)
 {
     return kPrefix + std::string("ack:") + runId + ":" + agent;
+}
+std::string fleetIntervalsStream(const std::string& runId) { return kPrefix + std::string("intervals:") + runId; }
+std::string fleetIntervalAckKey(const std::string& runId, const std::string& agent)
+{
+    return kPrefix + std::string("intervals-ack:") + runId + ":" + agent;
 }
 
 bool isValidAgentName(const std::string& name)
@@ -224,38 +280,12 @@ bool postReport(ControlChannel& control, const std::string& runId, const AgentRe
     const std::string stream = fleetResultsStream(runId);
     const auto reply = control.request({ "XADD", stream, "*", "agent", report.agent, "kind", report.kind, "status",
                                          std::to_string(report.exitStatus), "message", report.message, "run",
-                                         report.runFile },
+                                         report.runFile, "intervals", std::to_string(report.intervals) },
                                        error);
     if (!reply)
         return false;
     control.command({ "EXPIRE", stream, std::to_string(kResultsStreamTtlSeconds) }, nullptr);
     return true;
-}
-
-std::optional<std::vector<AgentReport>> readReports(ControlChannel& control, const std::string& runId,
-                                                    std::string* lastId, int blockMs, std::string* error)
-{
-    const auto entries = readStream(control, fleetResultsStream(runId), lastId, 100, blockMs, error);
-    if (!entries)
-        return std::nullopt;
-    std::vector<AgentReport> reports;
-    for (const StreamEntry& entry : *entries) {
-        AgentReport report;
-        for (const auto& [name, text] : entry.fields) {
-            if (name == "agent")
-                report.agent = text;
-            else if (name == "kind")
-                report.kind = text;
-            else if (name == "status")
-                report.exitStatus = std::atoi(text.c_str());
-            else if (name == "message")
-                report.message = text;
-            else if (name == "run")
-                report.runFile = text;
-        }
-        reports.push_back(std::move(report));
-    }
-    return reports;
 }
 
 bool postOrder(ControlChannel& control, const std::string& agent, const FleetOrder& order, std::string* error)
@@ -292,6 +322,117 @@ std::optional<std::vector<FleetOrder>> readOrders(ControlChannel& control, const
                 orders.push_back(std::move(order));
         }
     return orders;
+}
+
+std::uint64_t FleetInterval::requests() const
+{
+    return std::accumulate(commands.begin(), commands.end(), std::uint64_t(0),
+                           [](std::uint64_t sum, const FleetCommandInterval& c) { return sum + c.requests; });
+}
+
+std::uint64_t FleetInterval::errors() const
+{
+    return std::accumulate(commands.begin(), commands.end(), std::uint64_t(0),
+                           [](std::uint64_t sum, const FleetCommandInterval& c) { return sum + c.errors; });
+}
+
+std::vector<std::pair<std::string, std::string>> fleetIntervalFields(const FleetInterval& interval)
+{
+    JsonWriter commands(0);
+    commands.beginArray();
+    for (const FleetCommandInterval& c : interval.commands)
+        commands.beginObject()
+            .field("requests", c.requests)
+            .field("errors", c.errors)
+            .field("latency", c.latency)
+            .endObject();
+    commands.endArray();
+    return { { "agent", interval.agent },
+             { "seq", std::to_string(interval.seq) },
+             { "test", std::to_string(interval.test) },
+             { "name", interval.testName },
+             { "second", std::to_string(interval.second) },
+             { "start", fixedDecimals(interval.startSeconds, 3) },
+             { "end", fixedDecimals(interval.endSeconds, 3) },
+             { "at", std::to_string(interval.sentAtMs) },
+             { "commands", commands.str() } };
+}
+
+bool postInterval(ControlChannel& control, const std::string& runId, const FleetInterval& interval,
+                  std::string* error)
+{
+    const std::string stream = fleetIntervalsStream(runId);
+    std::vector<std::string> args { "XADD", stream, "MAXLEN", "~", std::to_string(kIntervalsKept), "*" };
+    for (auto& [name, text] : fleetIntervalFields(interval)) {
+        args.push_back(std::move(name));
+        args.push_back(std::move(text));
+    }
+    if (!control.request(args, error))
+        return false;
+    control.command({ "EXPIRE", stream, std::to_string(kResultsStreamTtlSeconds) }, nullptr);
+    return true;
+}
+
+bool fleetIntervalFromFields(const std::vector<std::pair<std::string, std::string>>& fields, FleetInterval& out)
+{
+    const auto number = [](const std::string& text) { return std::strtoull(text.c_str(), nullptr, 10); };
+    std::string commands;
+    for (const auto& [name, text] : fields) {
+        if (name == "agent")
+            out.agent = text;
+        else if (name == "seq")
+            out.seq = number(text);
+        else if (name == "test")
+            out.test = number(text);
+        else if (name == "name")
+            out.testName = text;
+        else if (name == "second")
+            out.second = number(text);
+        else if (name == "start")
+            out.startSeconds = std::strtod(text.c_str(), nullptr);
+        else if (name == "end")
+            out.endSeconds = std::strtod(text.c_str(), nullptr);
+        else if (name == "at")
+            out.sentAtMs = std::strtoll(text.c_str(), nullptr, 10);
+        else if (name == "commands")
+            commands = text;
+    }
+    JsonParseError parseError;
+    const auto list = parseJson(commands, &parseError);
+    if (!isValidAgentName(out.agent) || out.seq == 0 || !list || !list->isArray())
+        return false;
+    out.commands.clear();
+    for (const JsonValue& item : list->items()) {
+        if (!item.isObject())
+            return false;
+        FleetCommandInterval c;
+        c.requests = std::uint64_t(integerField(item, "requests"));
+        c.errors = std::uint64_t(integerField(item, "errors"));
+        c.latency = stringField(item, "latency");
+        out.commands.push_back(std::move(c));
+    }
+    return true;
+}
+
+std::optional<RunStreamsRead> readRunStreams(ControlChannel& control, const std::string& runId,
+                                             std::string* lastReportId, std::string* lastIntervalId, int blockMs,
+                                             std::string* error)
+{
+    const auto read = readStreams(control,
+                                  { { fleetResultsStream(runId), lastReportId },
+                                    { fleetIntervalsStream(runId), lastIntervalId } },
+                                  200, blockMs, error);
+    if (!read)
+        return std::nullopt;
+    RunStreamsRead out;
+    for (const StreamEntry& entry : (*read)[0])
+        out.reports.push_back(reportFromFields(entry));
+    for (const StreamEntry& entry : (*read)[1]) {
+        FleetInterval interval;
+        if (fleetIntervalFromFields(entry.fields, interval))
+            out.intervals.push_back(std::move(interval));
+    }
+    return out;
 }
 
 } // namespace tacho::engine

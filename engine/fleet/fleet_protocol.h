@@ -9,10 +9,19 @@
 //   tacho:fleet:results:RUN    a stream of what the agents report for a run
 //   tacho:fleet:stop:RUN       set by the coordinator to stop a run early
 //   tacho:fleet:ack:RUN:NAME   set by the coordinator once it holds NAME's
-//                              report; until then the agent posts it again
-//                              (a control server restarted without
-//                              persistence loses streams), and the
-//                              coordinator keeps the first copy of each
+//                              report and every interval it counts; until
+//                              then the agent posts it again (a control
+//                              server restarted without persistence loses
+//                              streams), and the coordinator keeps the
+//                              first copy of each
+//   tacho:fleet:intervals:RUN  a stream (capped) of every agent's measured
+//                              intervals as they happen: one a second per
+//                              agent and test, numbered 1, 2, 3 … per agent
+//   tacho:fleet:intervals-ack:RUN:NAME
+//                              the highest seq up to which the coordinator
+//                              holds all of NAME's intervals; the agent
+//                              posts again (same seq) what stays above it,
+//                              and the coordinator ignores a seq it holds
 //
 // An order carries the whole workload as the dialect's own command line for
 // that agent's share, without any password: agents take the target's
@@ -20,6 +29,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/fleet/control_channel.h"
@@ -32,6 +42,8 @@ std::string fleetOrdersStream(const std::string& agent);
 std::string fleetResultsStream(const std::string& runId);
 std::string fleetStopKey(const std::string& runId);
 std::string fleetAckKey(const std::string& runId, const std::string& agent);
+std::string fleetIntervalsStream(const std::string& runId);
+std::string fleetIntervalAckKey(const std::string& runId, const std::string& agent);
 
 // Agent names: 1–64 of [A-Za-z0-9._-] (they become parts of key names).
 bool isValidAgentName(const std::string& name);
@@ -87,12 +99,50 @@ struct AgentReport {
     int exitStatus = 0;      // the dialect command's exit status
     std::string message;     // the last lines it printed to standard error
     std::string runFile;     // "final": the run file's JSON text
+    std::uint64_t intervals = 0;   // the seq of its last streamed interval (0: none)
 };
 // XADD to the run's results stream (which expires a day after its last entry).
 bool postReport(ControlChannel& control, const std::string& runId, const AgentReport& report,
                 std::string* error);
-// Entries after `*lastId` (waiting at most blockMs for one); advances *lastId.
-std::optional<std::vector<AgentReport>> readReports(ControlChannel& control, const std::string& runId,
-                                                    std::string* lastId, int blockMs, std::string* error);
+
+// One command's share of an agent's interval.
+struct FleetCommandInterval {
+    std::uint64_t requests = 0;
+    std::uint64_t errors = 0;
+    std::string latency;     // HdrHistogram, compressed base64 (empty: no replies)
+};
+
+// What an agent measured in one second of one test: the ticks that start in
+// that second of the test's measured time, merged.
+struct FleetInterval {
+    std::string agent;
+    std::uint64_t seq = 0;            // 1, 2, 3 … per agent and run
+    std::size_t test = 0;             // the test's index in the run
+    std::string testName;
+    std::uint64_t second = 0;         // whole second of the test's measured time
+    double startSeconds = 0;          // since the test's measured start
+    double endSeconds = 0;
+    std::int64_t sentAtMs = 0;        // by the control server's clock, when first taken
+    std::vector<FleetCommandInterval> commands;   // in the test's command order
+
+    std::uint64_t requests() const;
+    std::uint64_t errors() const;
+};
+// XADD to the run's intervals stream (capped, expires like the results).
+bool postInterval(ControlChannel& control, const std::string& runId, const FleetInterval& interval,
+                  std::string* error);
+// The stream entry's fields, and back (false for an entry that is not an interval).
+std::vector<std::pair<std::string, std::string>> fleetIntervalFields(const FleetInterval& interval);
+bool fleetIntervalFromFields(const std::vector<std::pair<std::string, std::string>>& fields, FleetInterval& out);
+
+// What one XREAD of a run's results and intervals streams brought (after
+// each one's last id, waiting at most blockMs for any); advances both ids.
+struct RunStreamsRead {
+    std::vector<AgentReport> reports;
+    std::vector<FleetInterval> intervals;
+};
+std::optional<RunStreamsRead> readRunStreams(ControlChannel& control, const std::string& runId,
+                                             std::string* lastReportId, std::string* lastIntervalId, int blockMs,
+                                             std::string* error);
 
 } // namespace tacho::engine

@@ -493,6 +493,8 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             lastTick = toIntervalPoint(interval, lastEnd, elapsed);
             series.add(interval, lastTick, test.intervals);
             seconds.add(interval, lastEnd, test.perSecond);
+            if (m_onTick)
+                m_onTick(MeasuredTick { index, &spec.name, &interval, lastEnd, elapsed, false });
             lastEnd = elapsed;
         }
         if (m_onSnapshot) {
@@ -556,10 +558,17 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     // What the workers counted after the last tick (a failing or cancelled
     // run can end between ticks) is the series' last point, so the series
     // always sums to the totals.
-    if (const std::uint64_t now = nowNs(); now >= warmupEndNs && (rest.requests() > 0 || rest.unanswered > 0)) {
-        const double end = std::max(lastEnd, static_cast<double>(now - warmupEndNs) / 1e9);
-        series.add(rest, toIntervalPoint(rest, lastEnd, end), test.intervals);
+    double restEnd = lastEnd;
+    const std::uint64_t restNs = nowNs();
+    const bool restMeasured = restNs >= warmupEndNs && (rest.requests() > 0 || rest.unanswered > 0);
+    if (restMeasured) {
+        restEnd = std::max(lastEnd, static_cast<double>(restNs - warmupEndNs) / 1e9);
+        series.add(rest, toIntervalPoint(rest, lastEnd, restEnd), test.intervals);
         seconds.add(rest, lastEnd, test.perSecond);
+    }
+    if (m_onTick) {
+        const IntervalStats none(commandCount);
+        m_onTick(MeasuredTick { index, &spec.name, restMeasured ? &rest : &none, lastEnd, restEnd, true });
     }
     series.finish(test.intervals);
     seconds.finish(test.perSecond);

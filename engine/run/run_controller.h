@@ -36,6 +36,20 @@ struct IntervalSnapshot {
     std::shared_ptr<const TestTelemetry> telemetry;
 };
 
+struct IntervalStats;
+
+// One tick's measured counts as the controller took them from the workers
+// (warm-up excluded): the ticks of a test add up to its totals exactly. The
+// last call of each test has testEnded set (its stats may be empty).
+struct MeasuredTick {
+    std::size_t testIndex = 0;
+    const std::string* testName = nullptr;
+    const IntervalStats* stats = nullptr;
+    double startSeconds = 0;             // since the test's measured start
+    double endSeconds = 0;
+    bool testEnded = false;
+};
+
 class RunController {
 public:
     using SnapshotCallback = std::function<void(std::shared_ptr<const IntervalSnapshot>)>;
@@ -43,6 +57,7 @@ public:
     using TestCallback = std::function<void(const TestResult&, const Environment&)>;
     // One line worth showing the user now (e.g. waiting for a cluster to be ready).
     using NoticeCallback = std::function<void(const std::string&)>;
+    using TickCallback = std::function<void(const MeasuredTick&)>;
 
     explicit RunController(RunConfig config);
 
@@ -50,6 +65,10 @@ public:
     void onSnapshot(SnapshotCallback callback) { m_onSnapshot = std::move(callback); }
     void onTestFinished(TestCallback callback) { m_onTest = std::move(callback); }
     void onNotice(NoticeCallback callback) { m_onNotice = std::move(callback); }
+    // Beside the snapshots (which carry percentiles, not histograms): for a
+    // consumer that forwards the raw ticks elsewhere (an agent's streamed
+    // intervals). Called on the run() thread; keep it quick.
+    void onMeasuredTick(TickCallback callback) { m_onTick = std::move(callback); }
 
     // Blocking. Never throws for server or network problems: they end up in
     // the result's status and failure.
@@ -69,6 +88,7 @@ private:
     SnapshotCallback m_onSnapshot;
     TestCallback m_onTest;
     NoticeCallback m_onNotice;
+    TickCallback m_onTick;
     std::atomic<bool> m_stop { false };
     std::atomic<bool> m_cancel { false };
 };

@@ -4,9 +4,11 @@
 // checked against what the target's INFO commandstats saw; faults (an agent
 // killed, the control server restarted, Ctrl+C) end as the issue describes.
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QMap>
 #include <QTest>
 
 #include <csignal>
@@ -110,6 +112,59 @@ qint64 testRequests(const QJsonObject& run, int index)
     return run["tests"].toArray().at(index).toObject()["requests"].toInteger();
 }
 
+// Entries of the run's intervals stream on `control` posted by `agent`.
+int streamedBy(const RedisServer& control, const QByteArray& agent)
+{
+    int count = 0;
+    for (const auto& key : control.command({ "KEYS", "tacho:fleet:intervals:*" }).elements)
+        for (const auto& entry : control.command({ "XRANGE", QString::fromUtf8(key.text), "-", "+" }).elements) {
+            if (entry.elements.size() != 2)
+                continue;
+            const auto& fields = entry.elements[1].elements;
+            for (qsizetype i = 0; i + 1 < fields.size(); i += 2)
+                count += fields[i].text == "agent" && fields[i + 1].text == agent;
+        }
+    return count;
+}
+
+// What the fleet section says each reporting agent streamed: every seq
+// 1..N once (none missing), summing to the agent's own run file's count;
+// and the per-second series sums to all of them. Empty when all holds.
+QString checkStreamedIntervals(const QJsonObject& file, qint64 total)
+{
+    const QJsonObject fleet = file["fleet"].toObject();
+    QMap<QString, qint64> reported;
+    for (const QJsonValue& s : file["sources"].toArray())
+        reported[s.toObject()["file"].toString()] = s.toObject()["requests"].toInteger();
+    qint64 streamedTotal = 0;
+    for (const QJsonValue& value : fleet["agents"].toArray()) {
+        const QJsonObject agent = value.toObject();
+        const QString name = agent["name"].toString();
+        const QJsonObject intervals = agent["intervals"].toObject();
+        const qint64 received = intervals["received"].toInteger();
+        const qint64 lastSeq = intervals["lastSeq"].toInteger();
+        const qint64 requests = intervals["requests"].toInteger();
+        if (received < 1 || received != lastSeq || !intervals["missingSeqs"].toArray().isEmpty())
+            return QStringLiteral("agent %1: %2 intervals received, last seq %3, missing %4")
+                .arg(name)
+                .arg(received)
+                .arg(lastSeq)
+                .arg(QString::fromUtf8(QJsonDocument(intervals["missingSeqs"].toArray()).toJson(QJsonDocument::Compact)));
+        if (reported.contains(name) && requests != reported[name])
+            return QStringLiteral("agent %1 streamed %2 requests, reported %3").arg(name).arg(requests).arg(reported[name]);
+        streamedTotal += requests;
+    }
+    qint64 seriesTotal = 0;
+    for (const QJsonValue& second : fleet["seconds"].toArray())
+        seriesTotal += second.toObject()["requests"].toInteger();
+    if (streamedTotal != total || seriesTotal != total)
+        return QStringLiteral("streamed %1 requests, per-second series %2, expected %3")
+            .arg(streamedTotal)
+            .arg(seriesTotal)
+            .arg(total);
+    return {};
+}
+
 } // namespace
 
 class TestFleetAgents : public QObject {
@@ -156,6 +211,11 @@ private slots:
         }
         QVERIFY2(run.out.contains("Running on 3 agents (a, b, c)"), run.out.constData());
         QVERIFY2(run.out.contains("SET: ") && run.out.contains("GET: "), run.out.constData());
+        // The streamed intervals add up to each agent's report and to what
+        // the target saw; -q keeps the progress lines away.
+        const QString streamed = checkStreamedIntervals(file, 2000);
+        QVERIFY2(streamed.isEmpty(), qPrintable(streamed));
+        QVERIFY2(!run.err.contains("[fleet "), run.err.constData());
     }
 
     // memtier's line: P:P over a range that does not divide by three, every
@@ -180,6 +240,10 @@ private slots:
         QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
         QVERIFY2(run.out.contains("ALL STATS") && run.out.contains("Sets "), run.out.constData());
         QVERIFY2(!run.err.contains("warning"), run.err.constData());
+        const QString streamed = checkStreamedIntervals(file, 1000);
+        QVERIFY2(streamed.isEmpty(), qPrintable(streamed));
+        // memtier's line has no -q: the merged progress, a line a second.
+        QVERIFY2(run.err.contains("[fleet RUN #1 0 s] ") && run.err.contains(" (a "), run.err.constData());
     }
 
     void namedAgentsAndWhatCannotBeDivided()
@@ -298,16 +362,35 @@ private slots:
                                        kRunMs));
         const quint64 before = target.commandStatsCalls().value("set");
         QVERIFY(coordinator->waitUntil([&] { return target.commandStatsCalls().value("set") > before + 1000; }, kRunMs));
+        // And b has streamed at least one interval: what it delivered is known.
+        QVERIFY(coordinator->waitUntil([&] { return streamedBy(fleet.control(), "b") > 0; }, kRunMs));
         QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
         const CliResult run = coordinator->finish(kRunMs);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.out.contains("agent b: lost; its share is missing from the result (-c 2)"), run.out.constData());
-        QVERIFY2(run.err.contains("agent b went away"), run.err.constData());
+        QVERIFY2(run.err.contains("agent b went away (its heartbeat expired) after its interval "), run.err.constData());
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "c" }));
         const QJsonObject b = file["fleet"].toObject()["agents"].toArray().at(1).toObject();
         QCOMPARE(b["outcome"].toString(), QString("lost"));
         QVERIFY(!b["lastSeenUtc"].toString().isEmpty());
+        // What b delivered before it was lost, from its streamed intervals:
+        // some of its share, not all of it (six seconds).
+        const QJsonObject delivered = b["delivered"].toObject();
+        QVERIFY2(delivered["requests"].toInteger() > 0, qPrintable(QJsonDocument(b).toJson()));
+        QVERIFY2(delivered["seconds"].toDouble() < 6, qPrintable(QJsonDocument(b).toJson()));
+        QCOMPARE(b["given"].toObject()["seconds"].toDouble(), 6.0);
+        QVERIFY(b["missing"].toObject()["seconds"].toDouble() > 0);
+        QVERIFY(b["missing"].toObject()["requestsEstimate"].toInteger() > 0);
+        QCOMPARE(b["lostAfter"].toObject()["seq"].toInteger(), b["intervals"].toObject()["lastSeq"].toInteger());
+        QCOMPARE(delivered["requests"].toInteger(), b["intervals"].toObject()["requests"].toInteger());
+        QVERIFY2(run.out.contains(QByteArray::number(delivered["requests"].toInteger()) + " requests delivered in "),
+                 run.out.constData());
+        QVERIFY2(run.out.contains("missing: ") && run.out.contains(" requests at its rate\n"), run.out.constData());
+        // Its requests are in the server's count, not in the merged tests:
+        // the reporting agents' plus b's streamed ones make at most that.
+        QVERIFY(quint64(testRequests(file, 0) + delivered["requests"].toInteger())
+                <= target.commandStatsCalls().value("set"));
         // What b sent is in the server's count but not in the run.
         QVERIFY(quint64(testRequests(file, 0)) < target.commandStatsCalls().value("set"));
         const CliResult report = runCli({ "report", json });
@@ -325,17 +408,37 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("restart.json");
-        const auto coordinator = fleet.startTimedRun("5", json);
+        const auto coordinator = fleet.startTimedRun("6", json);
         QVERIFY(coordinator);
+        const auto everyAgentStreamed = [&](int intervals) {
+            return streamedBy(fleet.control(), "a") >= intervals && streamedBy(fleet.control(), "b") >= intervals
+                && streamedBy(fleet.control(), "c") >= intervals;
+        };
+        QVERIFY(coordinator->waitUntil([&] { return everyAgentStreamed(1); }, kRunMs));
+        // The coordinator paused while the agents stream on: what it has not
+        // read when the restart empties the streams is posted again.
+        QCOMPARE(::kill(pid_t(coordinator->pid()), SIGSTOP), 0);
+        const bool streamedOn = coordinator->waitUntil([&] { return everyAgentStreamed(3); }, kRunMs);
         fleet.control().stop();
         RedisServer restarted(onPort(port));
         QString restartError;
-        QVERIFY2(restarted.start(&restartError), qPrintable(restartError));
+        const bool restartedOk = restarted.start(&restartError);
+        // Back once the agents are (so that it does not take them for lost).
+        const bool agentsBack = restartedOk && coordinator->waitUntil([&] { return agentsOnline(restarted) == 3; }, kRunMs);
+        QCOMPARE(::kill(pid_t(coordinator->pid()), SIGCONT), 0);
+        QVERIFY(streamedOn);
+        QVERIFY2(restartedOk, qPrintable(restartError));
+        QVERIFY(agentsBack);
         const CliResult run = coordinator->finish(kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
-        QCOMPARE(quint64(testRequests(file, 0)), target.commandStatsCalls().value("set"));
+        const quint64 sets = target.commandStatsCalls().value("set");
+        QCOMPARE(quint64(testRequests(file, 0)), sets);
+        // The intervals streamed across the restart: each seq once, none
+        // lost, none counted twice — they still add up to the target's count.
+        const QString streamed = checkStreamedIntervals(file, qint64(sets));
+        QVERIFY2(streamed.isEmpty(), qPrintable(streamed));
     }
 
     // Ctrl+C on the coordinator stops every agent; the partial run is merged

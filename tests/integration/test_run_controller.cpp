@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/run/run_controller.h"
+#include "engine/stats/interval_stats.h"
 #include "engine/workload/benchmark_suite.h"
 #include "support/redis_server.h"
 #include "support/run_config_for.h"
@@ -196,6 +197,49 @@ private slots:
         // The last tick may miss the replies collected after it, never more.
         QVERIFY(lastTopPercentile <= (1.0 - 1.0 / double(result.tests.at(0).requests)) * 100.0 + 1e-9);
         QVERIFY(lastTopPercentile > 99.0);
+    }
+
+    // The measured ticks (what an agent streams) add up to each test's
+    // totals exactly, warm-up excluded, histograms included; each test ends
+    // with one closing call, and the server counted the same.
+    void measuredTicksAddUpToTheTotals()
+    {
+        RunConfig config = configFor(m_server, "set,get");
+        config.connections = 4;
+        config.requests = 3000;
+        config.warmupSeconds = 0.2;
+        struct Sums {
+            std::uint64_t requests = 0;
+            std::uint64_t latencyCount = 0;
+            int closings = 0;
+            double lastEnd = 0;
+            bool ordered = true;
+        };
+        std::vector<Sums> sums(2);
+        RunController controller(config);
+        controller.onMeasuredTick([&](const MeasuredTick& tick) {
+            Sums& test = sums.at(tick.testIndex);
+            test.requests += tick.stats->requests();
+            for (const CommandCounters& command : tick.stats->commands)
+                test.latencyCount += command.latency.count();
+            test.ordered = test.ordered && test.closings == 0 && tick.startSeconds >= test.lastEnd - 1e-9
+                && tick.endSeconds >= tick.startSeconds;
+            test.lastEnd = tick.endSeconds;
+            test.closings += tick.testEnded;
+        });
+        const RunResult result = controller.run();
+        QCOMPARE(result.status, RunStatus::Completed);
+        QCOMPARE(result.tests.size(), std::size_t(2));
+        for (std::size_t i = 0; i < 2; ++i) {
+            const TestResult& test = result.tests[i];
+            QCOMPARE(sums[i].closings, 1);
+            QVERIFY(sums[i].ordered);
+            QCOMPARE(sums[i].requests, test.requests);
+            QCOMPARE(sums[i].latencyCount, test.latency.count());
+        }
+        const auto calls = m_server.commandStatsCalls();
+        QCOMPARE(calls.value("set"), quint64(sums[0].requests + result.tests[0].warmupRequests));
+        QCOMPARE(calls.value("get"), quint64(sums[1].requests + result.tests[1].warmupRequests));
     }
 
 private:
