@@ -65,6 +65,7 @@ struct Fleet {
     std::unique_ptr<RedisServer> controlServer;
     RedisServer target;
     std::vector<std::unique_ptr<BackgroundCli>> agents;
+    QTemporaryDir scratch;   // the agents' TMPDIR: a killed agent's folder goes with it
 
     RedisServer& control() { return *controlServer; }
     QString targetPort() const { return QString::number(target.port()); }
@@ -77,7 +78,8 @@ struct Fleet {
             return error;
         for (const char* name : { "a", "b", "c" }) {
             agents.push_back(std::make_unique<BackgroundCli>(
-                QStringList { "agent", "--control", controlUri(control()), "--name", name }, environment));
+                QStringList { "agent", "--control", controlUri(control()), "--name", name },
+                QStringList(environment) << "TMPDIR=" + scratch.path()));
             if (!agents.back()->started())
                 return QStringLiteral("agent %1 did not start").arg(name);
         }

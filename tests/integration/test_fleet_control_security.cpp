@@ -5,6 +5,7 @@
 // the control server saw that user's commands, and the password shows
 // neither in the agents' argv (what `ps` reads) nor in anything they print.
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -32,9 +33,11 @@ std::vector<std::unique_ptr<BackgroundCli>> startAgents(RedisServer& control, co
                                                         const QStringList& environment, QString* error)
 {
     std::vector<std::unique_ptr<BackgroundCli>> agents;
+    static QTemporaryDir scratch;   // the agents' TMPDIR: nothing of theirs is left in the system's
     for (const char* name : { "a", "b", "c" }) {
         agents.push_back(std::make_unique<BackgroundCli>(
-            QStringList { "agent", "--control", controlUri, "--name", name }, environment));
+            QStringList { "agent", "--control", controlUri, "--name", name },
+            QStringList(environment) << "TMPDIR=" + scratch.path()));
         if (!agents.back()->started()) {
             *error = QStringLiteral("agent %1 did not start").arg(name);
             return {};

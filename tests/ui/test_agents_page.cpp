@@ -78,14 +78,15 @@ private Q_SLOTS:
         RedisServer target;
         QString error;
         QVERIFY2(control.start(&error) && target.start(&error), qPrintable(error));
+        QTemporaryDir dir;
         std::vector<std::unique_ptr<BackgroundCli>> agents;
         for (const char* name : { "a", "b", "c" }) {
             agents.push_back(std::make_unique<BackgroundCli>(
-                QStringList { "agent", "--control", controlUri(control), "--name", name }));
+                QStringList { "agent", "--control", controlUri(control), "--name", name },
+                QStringList { "TMPDIR=" + dir.path() }));
             QVERIFY(agents.back()->started());
         }
 
-        QTemporaryDir dir;
         auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(target.host(), target.port()));
         WorkloadSettings settings;
         settings.connections = 6;
