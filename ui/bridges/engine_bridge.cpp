@@ -184,8 +184,12 @@ bool EngineBridge::startRun(RunRequest request, QString* error)
     engine::RunController* controller = m_controller.get();
     const QString historyDir = request.historyDir;
     const RunMeta meta = request.meta;
-    m_thread = std::thread([this, controller, historyDir, meta] {
-        const engine::RunResult result = controller->run();
+    m_thread = std::thread([this, controller, historyDir, meta, repeatGroup = request.repeatGroup.toStdString(),
+                            repeatIndex = request.repeatIndex, repeatCount = request.repeatCount] {
+        engine::RunResult result = controller->run();
+        result.environment.repeatGroup = repeatGroup;
+        result.environment.repeatIndex = repeatIndex;
+        result.environment.repeatCount = repeatCount;
         Event event;
         event.kind = Event::Kind::Run;
         event.run = RunRecord::fromRunResult(result);

@@ -38,6 +38,11 @@ public:
         engine::RunConfig config;   // with the password: it never leaves the engine
         RunMeta meta;
         QString historyDir;         // where the run file goes; empty: not saved
+        // One of `repeatCount` repeats of a setup (recorded in the run file,
+        // the noise band Compare uses); empty group: a single run.
+        QString repeatGroup;
+        int repeatIndex = 0;
+        int repeatCount = 0;
     };
 
     // ≤ 5 deliveries per second (two engine ticks each at full speed): the

@@ -345,7 +345,10 @@ void ComparePage::recompute()
         QStringList items;
         for (const QString& line : m_bannerLines)
             items << QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
-        m_banner->setText(tr("<b>This comparison may not be fair:</b><ul style=\"margin:0\">%1</ul>").arg(items.join(QString())));
+        // Only what differs between the runs makes it unfair; notes (what a source lacks, the noise) inform.
+        const bool unfair = m_comparison && !m_comparison->warnings.empty();
+        m_banner->setText((unfair ? tr("<b>This comparison may not be fair:</b>") : tr("<b>About this comparison:</b>"))
+                          + QStringLiteral("<ul style=\"margin:0\">%1</ul>").arg(items.join(QString())));
         m_banner->show();
     }
     m_bottlenecks->setVisible(!m_bottleneckLines.isEmpty());

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -209,6 +210,13 @@ void MainWindow::buildToolbar()
     bar->addWidget(m_workloadCombo);
     bar->addSeparator();
     bar->addAction(m_run);
+    m_repeat = new QSpinBox(bar);
+    m_repeat->setAccessibleName(tr("Repeat"));
+    m_repeat->setRange(1, 20);
+    m_repeat->setPrefix(tr("×"));
+    m_repeat->setToolTip(tr("Run the workload this many times in a row. The runs' spread is the noise that "
+                            "Compare tells differences from; they open there together when the last ends."));
+    bar->addWidget(m_repeat);
     bar->addAction(m_stop);
     bar->addAction(m_cancel);
 
@@ -590,13 +598,22 @@ bool MainWindow::startRun(QString* error)
     meta.title = meta.workload;
     meta.profile = target.name;
     meta.commandLine = m_runPage->setup()->commandLine();
+    if (m_series.index == 0 && m_repeat->value() > 1)
+        m_series = { QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), 1, m_repeat->value(), {} };
+    if (m_series.index > 0) {
+        meta.title = tr("%1 (repeat %2 of %3)").arg(meta.workload).arg(m_series.index).arg(m_series.count);
+        meta.tags << QStringLiteral("repeat-") + m_series.group;
+    }
 
     m_startPending = true;
     updateRunActions();
     m_targets->withPassword(target, [this, config = *config, target, meta, cleanup = m_runPage->setup()->settings().cleanup](const QString& password) {
         m_startPending = false;
         launch(config, target, password, meta, cleanup);
-    }, [this] { abandonPendingStart(); });
+    }, [this] {
+        m_series = {};
+        abandonPendingStart();
+    });
     return true;
 }
 
@@ -609,7 +626,10 @@ void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& targe
     if (cleanup)
         m_cleanupConfig = config;
     QString error;
-    if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir }, &error)) {
+    if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir, m_series.group, m_series.index,
+                              m_series.count },
+                            &error)) {
+        m_series = {};
         m_cleanupConfig.reset();
         Q_EMIT runRefused(error);
         statusBar()->showMessage(error, 10000);
@@ -690,7 +710,31 @@ void MainWindow::showFinishedRun(const RunRecord& record)
         Q_EMIT runCompleted(record);
         if (m_closeAfterRun)
             close();
+        else
+            continueRepeatSeries(record);
     });
+}
+
+void MainWindow::continueRepeatSeries(const RunRecord& record)
+{
+    if (m_series.index == 0)
+        return;
+    if (!record.filePath.isEmpty())
+        m_series.files << record.filePath;
+    if (record.status == QLatin1String("completed") && m_series.index < m_series.count) {
+        ++m_series.index;
+        QString why;
+        if (startRun(&why))
+            return;
+        statusBar()->showMessage(tr("The repeats stopped: %1").arg(why), 15000);
+    }
+    // Done, stopped or failed: the repeats so far, side by side.
+    const QStringList files = m_series.files;
+    m_series = {};
+    if (files.size() >= 2) {
+        m_comparePage->setRunFiles(files);
+        showPage(CompareTab);
+    }
 }
 
 void MainWindow::showPage(Page page)

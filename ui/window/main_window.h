@@ -17,6 +17,7 @@
 
 class QAction;
 class QComboBox;
+class QSpinBox;
 class QSplitter;
 class QTabWidget;
 
@@ -141,6 +142,7 @@ private:
     void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
     void abandonPendingStart();
+    void continueRepeatSeries(const RunRecord& record);   // next repeat, or the series in Compare
     void startRunOnAgents(int agents);   // the Agents page's "Run on agents"   // the password was not given: nothing starts
     void updateTargetStatus();
     void showAbout();
@@ -160,6 +162,15 @@ private:
 
     QComboBox* m_targetCombo = nullptr;
     QComboBox* m_workloadCombo = nullptr;
+    QSpinBox* m_repeat = nullptr;         // "Repeat ×N": the runs' spread is Compare's noise band
+    // A run repeated N times, while it goes: which repeat, and the files so far.
+    struct RepeatSeries {
+        QString group;
+        int index = 0;   // 1-based; 0: no series under way
+        int count = 0;
+        QStringList files;
+    };
+    RepeatSeries m_series;
     QAction* m_run = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_cancel = nullptr;

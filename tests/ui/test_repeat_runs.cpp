@@ -1,0 +1,95 @@
+// "Repeat ×N" (issue 20): one click runs the workload N times against a real
+// redis-server; each run file records its place in the series, the server
+// counts N times the requests, and the series opens in Compare, where the
+// runs' spread is the noise band: a repeat is never "better" or "worse"
+// than another, and the note gives the spread.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+#include "engine/report/comparison.h"
+#include "ui/compare/compare_page.h"
+#include "ui/model/workload_settings.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
+#include "ui/window/main_window.h"
+#include "support/redis_server.h"
+#include "ui_test_support.h"
+
+using namespace tacho::ui;
+
+class TestRepeatRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void repeatsRunInARowAndOpenInCompare()
+    {
+        tacho::test::RedisServer server;
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QTemporaryDir dir;
+        auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port()));
+        WorkloadSettings settings;
+        settings.connections = 2;
+        settings.tests = QStringLiteral("set");
+        settings.keyspace = 100;
+        settings.amount = WorkloadSettings::Amount::Requests;
+        settings.requests = 2000;
+        window->runPage()->setup()->setSettings(settings);
+        QSpinBox* repeat = nullptr;
+        for (QSpinBox* box : window->findChildren<QSpinBox*>())
+            if (box->accessibleName() == QLatin1String("Repeat"))
+                repeat = box;
+        QVERIFY(repeat);
+        repeat->setValue(3);
+        QStringList completed;
+        connect(window.get(), &MainWindow::runCompleted, window.get(), [&](const RunRecord& r) { completed << r.filePath; });
+
+        QVERIFY2(window->startRun(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(completed.size() == 3, 60000);   // a hang guard
+        QTRY_COMPARE(window->comparePage()->runCount(), 3);
+        QCOMPARE(window->pages()->currentIndex(), int(MainWindow::CompareTab));
+        QCOMPARE(server.commandStatsCalls().value(QStringLiteral("set")), 6000u);
+        QTest::qWait(200);
+        QCOMPARE(completed.size(), 3);   // and no fourth
+
+        QString group;
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject repeatJson = QJsonDocument::fromJson(tacho::test::readAll(completed[i]))
+                                               .object()[QStringLiteral("environment")]
+                                               .toObject()[QStringLiteral("repeat")]
+                                               .toObject();
+            QCOMPARE(repeatJson[QStringLiteral("index")].toInt(), i + 1);
+            QCOMPARE(repeatJson[QStringLiteral("count")].toInt(), 3);
+            if (i == 0)
+                group = repeatJson[QStringLiteral("group")].toString();
+            QVERIFY(!group.isEmpty());
+            QCOMPARE(repeatJson[QStringLiteral("group")].toString(), group);
+        }
+
+        const tacho::engine::Comparison* comparison = window->comparePage()->comparison();
+        QVERIFY(comparison);
+        QCOMPARE(comparison->setups, (std::vector<std::size_t> { 0, 0, 0 }));
+        for (std::size_t run : { 1, 2 })
+            QCOMPARE(comparison->rows.at(0).cells.at(run)[std::size_t(tacho::engine::Metric::Ops)].verdict,
+                     tacho::engine::Verdict::Noise);
+        const bool spreadNoted = std::any_of(comparison->notes.begin(), comparison->notes.end(), [](const std::string& n) {
+            return n.find("[1] [2] [3] repeat one setup") != std::string::npos;
+        });
+        QVERIFY(spreadNoted);
+        tacho::test::keepPicture(*window, QStringLiteral("repeats-in-compare.png"));
+
+        // Back to one: the next run is a single run, not a fourth repeat.
+        repeat->setValue(1);
+        QVERIFY2(window->startRun(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(completed.size() == 4, 60000);
+        QVERIFY(!QJsonDocument::fromJson(tacho::test::readAll(completed[3])).object()[QStringLiteral("environment")]
+                     .toObject().contains(QStringLiteral("repeat")));
+    }
+};
+
+QTEST_MAIN(TestRepeatRuns)
+#include "test_repeat_runs.moc"
