@@ -13,6 +13,7 @@
 
 #include "engine/report/comparison.h"
 #include "ui/compare/compare_page.h"
+#include "ui/compare/comparison_chart_widget.h"
 #include "ui/model/workload_settings.h"
 #include "ui/run/run_page.h"
 #include "ui/run/run_setup_widget.h"
@@ -81,6 +82,16 @@ private Q_SLOTS:
         });
         QVERIFY(spreadNoted);
         tacho::test::keepPicture(*window, QStringLiteral("repeats-in-compare.png"));
+
+        // A chart's legend shows only when every run's name fits uncut; the
+        // run list beside the charts names them in the same colours.
+        ComparisonChartWidget standalone(ComparisonChartWidget::Kind::Throughput);
+        standalone.setCharts(window->comparePage()->charts());
+        standalone.resize(1600, 400);
+        standalone.show();
+        QTRY_VERIFY(standalone.legendShown());
+        standalone.resize(330, 240);
+        QTRY_VERIFY(!standalone.legendShown());
 
         // Back to one: the next run is a single run, not a fourth repeat.
         repeat->setValue(1);

@@ -173,6 +173,29 @@ void ComparisonChartWidget::setCharts(const engine::ComparisonCharts& charts)
     QChart* old = chart();
     setChart(fresh);
     delete old;
+    fitLegend();
+}
+
+bool ComparisonChartWidget::legendShown() const
+{
+    return chart()->legend()->isVisible();
+}
+
+void ComparisonChartWidget::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    fitLegend();
+}
+
+void ComparisonChartWidget::fitLegend()
+{
+    QLegend* legend = chart()->legend();
+    const QFontMetrics metrics(legend->font());
+    int needed = 0;
+    for (QLegendMarker* marker : legend->markers())
+        if (marker->isVisible())
+            needed += metrics.horizontalAdvance(marker->label()) + 3 * metrics.height();   // the swatch and the gaps
+    legend->setVisible(needed > 0 && needed <= viewport()->width() - 2 * metrics.height());
 }
 
 int ComparisonChartWidget::seriesCount() const { return int(chart()->series().size()); }

@@ -34,7 +34,16 @@ public:
     // pixels per logical pixel.
     static QImage renderImage(Kind kind, const engine::ComparisonCharts& charts, QSize logicalSize, qreal devicePixelRatio);
 
+    // Whether the legend is shown: only when every entry fits in one row
+    // uncut; otherwise the page's run list, in the same colours, names them.
+    bool legendShown() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitLegend();
+
     Kind m_kind;
 };
 
