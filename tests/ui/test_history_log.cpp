@@ -205,11 +205,14 @@ private Q_SLOTS:
         named.title = QStringLiteral("after kernel upgrade");
         writeRun(second, workloadRun("2025-02-01T12:00:00Z"), named);
         MainWindow window(context);
+        window.resize(1920, 1080);   // room for the legend: a narrower chart leaves it to the run list
+        window.show();
         QTRY_COMPARE_WITH_TIMEOUT(window.historyModel()->rowCount(), 2, 10000);
         QVERIFY(window.historyPage()->selectPaths({ first, second }));
         window.historyPage()->compareSelected();
         ComparisonChartWidget* latency = window.comparePage()->chart(ComparisonChartWidget::Kind::Latency);
         QTRY_COMPARE_WITH_TIMEOUT(latency->seriesCount(), 4, 10000);   // p99 and p50 of each run
+        QTRY_VERIFY(latency->legendShown());
         QStringList legend;
         for (QLegendMarker* marker : latency->chart()->legend()->markers())
             if (marker->isVisible())

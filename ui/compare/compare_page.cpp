@@ -1,4 +1,5 @@
 #include "ui/compare/compare_page.h"
+#include "ui/widgets/flow_layout.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -90,7 +91,7 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    auto* controls = new QHBoxLayout;
+    auto* controls = new FlowLayout;   // wraps on a narrow window
     auto* open = new QPushButton(tr("&Open run file…"), this);
     open->setToolTip(tr("Tacho run files, redis-benchmark --csv output, memtier_benchmark --json-out-file files"));
     m_remove = new QPushButton(tr("Re&move"), this);
@@ -116,14 +117,18 @@ ComparePage::ComparePage(QWidget* parent) : QWidget(parent)
     controls->addWidget(open);
     controls->addWidget(m_remove);
     controls->addWidget(clear);
-    controls->addSpacing(12);
-    controls->addWidget(new QLabel(tr("Baseline:"), this));
-    controls->addWidget(m_baselineCombo);
-    controls->addWidget(new QLabel(tr("Throughput:"), this));
-    controls->addWidget(m_normalisationCombo);
-    controls->addWidget(new QLabel(tr("Charts:"), this));
-    controls->addWidget(m_chartRowCombo);
-    controls->addStretch(1);
+    // Each label with its combo, so a wrap never parts them.
+    for (const auto& [label, combo] : { std::pair { tr("Baseline:"), m_baselineCombo },
+                                        std::pair { tr("Throughput:"), m_normalisationCombo },
+                                        std::pair { tr("Charts:"), m_chartRowCombo } }) {
+        auto* pair = new QWidget(this);
+        auto* pairLayout = new QHBoxLayout(pair);
+        pairLayout->setContentsMargins(0, 0, 0, 0);
+        pairLayout->addWidget(new QLabel(label, pair));
+        pairLayout->addWidget(combo);
+        controls->addWidget(pair);
+    }
+    controls->addStretch();
     controls->addWidget(m_exportCharts);
     controls->addWidget(m_exportCsv);
     controls->addWidget(m_exportPdf);

@@ -148,7 +148,7 @@ void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::Co
 ComparisonChartWidget::ComparisonChartWidget(Kind kind, QWidget* parent) : QChartView(parent), m_kind(kind)
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 240);
+    setMinimumSize(220, 170);   // three side by side fit a laptop's screen
     setChart(new QChart);
     fillChart(chart(), kind, {});
     setAccessibleName(titleOf(kind));

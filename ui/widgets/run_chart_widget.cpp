@@ -538,7 +538,7 @@ RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     m_content->chart->setBackgroundVisible(false);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(260, 180);
+    setMinimumSize(240, 130);   // four of them and the telemetry column fit a laptop's screen
     setAccessibleName(title(kind));
     RunRecord empty;
     m_content->update(empty, m_options);

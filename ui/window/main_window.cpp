@@ -12,6 +12,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -243,6 +244,17 @@ void MainWindow::buildToolbar()
     connect(m_profiles, &QAbstractItemModel::rowsMoved, this, followSelected);
 }
 
+// Each page scrolls when the window is smaller than the page needs (a
+// laptop's screen): no page makes the window's minimum size larger than it.
+void MainWindow::addPage(QWidget* page, const QString& title)
+{
+    auto* scroll = new QScrollArea(m_pages);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(page);
+    m_pages->addTab(scroll, title);
+}
+
 void MainWindow::buildCentral()
 {
     m_splitter = new QSplitter(Qt::Horizontal, this);
@@ -252,19 +264,19 @@ void MainWindow::buildCentral()
     m_runPage = new RunPage(m_presets, m_pages);
     m_resultsPage = new ResultsPage(m_pages);
     m_historyPage = new HistoryPage(m_historyStore, m_historyModel, m_pages);
-    m_pages->addTab(m_runPage, tr("Run"));
-    m_pages->addTab(m_resultsPage, tr("Results"));
-    m_pages->addTab(m_historyPage, tr("History"));
+    addPage(m_runPage, tr("Run"));
+    addPage(m_resultsPage, tr("Results"));
+    addPage(m_historyPage, tr("History"));
     m_latencyPage = new LatencyPage(m_pages);
-    m_pages->addTab(m_latencyPage, tr("Latency"));
+    addPage(m_latencyPage, tr("Latency"));
     // Later issues fill these; the tabs say so instead of hiding the plan.
     m_comparePage = new ComparePage(m_pages);
     m_capacityPage = new CapacityPage(m_pages);
-    m_pages->addTab(m_comparePage, tr("Compare"));
-    m_pages->addTab(m_capacityPage, tr("Capacity"));
+    addPage(m_comparePage, tr("Compare"));
+    addPage(m_capacityPage, tr("Capacity"));
     m_fleet = new FleetBridge(this);
     m_agentsPage = new AgentsPage(m_fleet, m_pages);
-    m_pages->addTab(m_agentsPage, tr("Agents"));
+    addPage(m_agentsPage, tr("Agents"));
     connect(m_agentsPage, &AgentsPage::runRequested, this, &MainWindow::startRunOnAgents);
     connect(m_fleet, &FleetBridge::runFinished, this, [this](int, const QString& runFile) {
         // Whatever the agents delivered was merged and written, also after a failure.
@@ -278,7 +290,8 @@ void MainWindow::buildCentral()
     m_splitter->addWidget(m_pages);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({ 230, 1200 });
+    // Wide enough for the target names as they are on first start.
+    m_splitter->setSizes({ std::max(230, m_side->sizeHint().width()), 1200 });
     setCentralWidget(m_splitter);
 
     RunSetupWidget* setup = m_runPage->setup();
@@ -357,6 +370,13 @@ void MainWindow::buildMenus()
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
         a->setEnabled(m_pages->isTabEnabled(i));
     }
+    view->addSeparator();
+    // On a small screen the pages can have the whole width.
+    m_sidePanelAction = view->addAction(tr("&Side panel"));
+    m_sidePanelAction->setCheckable(true);
+    m_sidePanelAction->setChecked(true);
+    m_sidePanelAction->setShortcut(QKeySequence(Qt::Key_F9));
+    connect(m_sidePanelAction, &QAction::toggled, m_side, &QWidget::setVisible);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Tacho"), this, &MainWindow::showAbout);

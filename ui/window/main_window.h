@@ -70,6 +70,7 @@ public:
     CapacityBridge* capacityBridge() const { return m_capacityBridge; }
     RunProgressWidget* progress() const { return m_progress; }
     QTabWidget* pages() const { return m_pages; }
+    QAction* sidePanelAction() const { return m_sidePanelAction; }
     QAction* runAction() const { return m_run; }
     QAction* stopAction() const { return m_stop; }
     QAction* quitAction() const { return m_quit; }
@@ -141,6 +142,7 @@ private:
     void showFinishedRun(const RunRecord& record);
     void onCleanupFinished(bool completed, const QString& summary, const QString& recordError);
     void updateRunActions();
+    void addPage(QWidget* page, const QString& title);
     void abandonPendingStart();
     void continueRepeatSeries(const RunRecord& record);   // next repeat, or the series in Compare
     void startRunOnAgents(int agents);   // the Agents page's "Run on agents"   // the password was not given: nothing starts
@@ -162,6 +164,7 @@ private:
 
     QComboBox* m_targetCombo = nullptr;
     QComboBox* m_workloadCombo = nullptr;
+    QAction* m_sidePanelAction = nullptr;
     QSpinBox* m_repeat = nullptr;         // "Repeat ×N": the runs' spread is Compare's noise band
     // A run repeated N times, while it goes: which repeat, and the files so far.
     struct RepeatSeries {
