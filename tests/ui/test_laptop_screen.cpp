@@ -99,6 +99,7 @@ private Q_SLOTS:
     void everyPageFitsALaptopScreen()
     {
         QFETCH(QSize, screen);
+        tacho::test::screenshotRequest();   // sets the dark palette, when asked, before the window exists
         tacho::test::RedisServer server;
         QString error;
         QVERIFY2(server.start(&error), qPrintable(error));
