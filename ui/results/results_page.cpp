@@ -1,3 +1,4 @@
+#include "ui/widgets/test_bars_widget.h"
 #include "ui/results/results_page.h"
 
 #include <QApplication>
@@ -81,6 +82,8 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent)
     m_tableView->setAlternatingRowColors(true);
     m_tableView->horizontalHeader()->setStretchLastSection(true);
     tabs->addTab(m_tableView, tr("Table"));
+    m_testBars = new TestBarsWidget(tabs);
+    tabs->addTab(m_testBars, tr("Per test"));
     auto* notesPage = new QWidget(tabs);
     auto* notesLayout = new QVBoxLayout(notesPage);
     m_notes = new QPlainTextEdit(notesPage);
@@ -139,6 +142,7 @@ void ResultsPage::showRun(const RunRecord& run)
     m_hasRun = true;
     const QString when = QLocale().toString(run.startedAt(), QLocale::LongFormat);
     m_title->setText(QStringLiteral("%1 — %2").arg(run.displayTitle(), run.status));
+    m_testBars->showRun(run);
     QStringList details;
     details << tr("%1 on %2 (%3)").arg(when, run.target, run.serverDescription().isEmpty() ? tr("server unknown") : run.serverDescription());
     details << tr("%1 connections · %2 thread(s) · pipeline %3 · %4")

@@ -16,6 +16,7 @@ namespace tacho::ui {
 
 class ResultsTableModel;
 class RunChartsWidget;
+class TestBarsWidget;
 
 class ResultsPage : public QWidget {
     Q_OBJECT
@@ -29,6 +30,7 @@ public:
 
     ResultsTableModel* tableModel() const { return m_table; }
     RunChartsWidget* charts() const { return m_charts; }
+    TestBarsWidget* testBars() const { return m_testBars; }
     QString crossCheckText() const;
     QString detailsText() const;   // the lines under the title (rich text)
 
@@ -54,6 +56,7 @@ private:
     RunChartsWidget* m_charts = nullptr;
     ResultsTableModel* m_table = nullptr;
     QTableView* m_tableView = nullptr;
+    TestBarsWidget* m_testBars = nullptr;   // the "Per test" tab
     QPlainTextEdit* m_notes = nullptr;
     QPushButton* m_saveNotes = nullptr;
     QTextBrowser* m_environment = nullptr;

@@ -1,0 +1,70 @@
+// The "Per test" bars (issue 20): the default 21-test suite as redis-benchmark
+// -q pictures it, ops/s and p99 per test, from a real run against a real
+// redis-server — every test there even when each lasts a few milliseconds
+// (shorter than a chart tick), with the same figures as the results table.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include "ui/model/workload_settings.h"
+#include "ui/results/results_page.h"
+#include "ui/run/run_page.h"
+#include "ui/run/run_setup_widget.h"
+#include "ui/widgets/test_bars_widget.h"
+#include "ui/window/main_window.h"
+#include "support/redis_server.h"
+#include "ui_test_support.h"
+
+using namespace tacho::ui;
+
+class TestPerTestBars : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyTestOfTheDefaultSuiteHasItsBars()
+    {
+        tacho::test::screenshotRequest();   // the dark palette first, when asked
+        tacho::test::RedisServer server;
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QTemporaryDir dir;
+        auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port()));
+        WorkloadSettings settings;   // every built-in test
+        settings.connections = 5;
+        settings.amount = WorkloadSettings::Amount::Requests;
+        settings.requests = 300;     // a few milliseconds a test
+        window->runPage()->setup()->setSettings(settings);
+        auto done = tacho::test::whenRunCompleted(*window);
+        QVERIFY2(window->startRun(&error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 120000);   // a hang guard
+        const RunRecord& run = **done;
+        QCOMPARE(run.status, QStringLiteral("completed"));
+        QCOMPARE(run.tests.size(), 21);
+
+        const TestBarsWidget* bars = window->resultsPage()->testBars();
+        QCOMPARE(bars->testNames().size(), 21);
+        for (int i = 0; i < 21; ++i) {
+            const TestRecord& test = run.tests[i];
+            QCOMPARE(bars->testNames()[i], test.name);
+            QVERIFY2(bars->opsPerSecond()[i] > 0, qPrintable(test.name));
+            QCOMPARE(bars->opsPerSecond()[i], std::round(test.opsPerSecond()));
+            QCOMPARE(bars->p99Ms()[i], test.latency.p99);
+        }
+        // What the server counted for SET is what the SET bar stands on.
+        QCOMPARE(server.commandStatsCalls().value(QStringLiteral("set")), 300u);
+
+        if (const auto request = tacho::test::screenshotRequest()) {
+            window->resize(request->size);
+            window->showPage(MainWindow::ResultsTab);
+            auto* tabs = bars->parentWidget()->parentWidget();
+            if (auto* tabWidget = qobject_cast<QTabWidget*>(tabs))
+                tabWidget->setCurrentWidget(const_cast<TestBarsWidget*>(bars));
+            QCoreApplication::processEvents();
+            QDir().mkpath(QFileInfo(request->stem).path());
+            window->grab().save(request->stem + QStringLiteral("per-test-bars.png"));
+        }
+    }
+};
+
+QTEST_MAIN(TestPerTestBars)
+#include "test_per_test_bars.moc"
