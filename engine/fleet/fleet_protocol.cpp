@@ -77,8 +77,9 @@ std::optional<std::vector<std::vector<StreamEntry>>> readStreams(
     }
     std::vector<std::vector<StreamEntry>> out(streams.size());
     for (const auto& [name, entries] : named) {
+        const std::string& streamName = name->text;   // a lambda may not capture a structured binding (clang 14)
         const auto which = std::find_if(streams.begin(), streams.end(),
-                                        [&](const auto& stream) { return stream.first == name->text; });
+                                        [&](const auto& stream) { return stream.first == streamName; });
         if (which == streams.end())
             continue;
         std::vector<StreamEntry>& into = out[std::size_t(which - streams.begin())];
