@@ -190,6 +190,8 @@ BottleneckVerdict judgeBottleneck(const TestTelemetry& telemetry, const VerdictC
         }
         if (!serverText.empty())
             v.reason += "; " + serverText;
+        else if (!serverMissing.empty())
+            v.reason += "; " + serverMissing;   // what could not be judged, said too
     } else if (serverJudged > 0 && !clientPoints.empty()) {
         v.kind = Bottleneck::Neither;
         v.reason = serverText + "; " + engineText + ": waiting on round trips";

@@ -260,9 +260,10 @@ private slots:
         QCOMPARE(v.kind, Bottleneck::Unknown);
         QVERIFY(v.reason.find("NOPERM") != std::string::npos);
         QVERIFY(v.reason.find("not client-bound") != std::string::npos);
-        // …but a saturated client is still judged.
-        QCOMPARE(judgeBottleneck(telemetryOf({ refused }, clientAt(99, 0, 20, 3)), closedLoop()).kind,
-                 Bottleneck::ClientBound);
+        // …but a saturated client is still judged, and the verdict says the server could not be.
+        const BottleneckVerdict busy = judgeBottleneck(telemetryOf({ refused }, clientAt(99, 0, 20, 3)), closedLoop());
+        QCOMPARE(busy.kind, Bottleneck::ClientBound);
+        QVERIFY2(busy.reason.find("server telemetry not available: NOPERM") != std::string::npos, busy.reason.c_str());
     }
 
     void openLoopRate()

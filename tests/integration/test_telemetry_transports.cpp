@@ -151,7 +151,10 @@ private slots:
         QVERIFY2(server["unavailable"].toString().startsWith("not available: "), qPrintable(describeCliResult(run)));
         QVERIFY(server["points"].toArray().isEmpty());
         QCOMPARE(run.out.count("not available: "), 1);
-        QVERIFY2(run.out.contains("bottleneck: unknown (server telemetry not available: "), run.out.constData());
+        // Unknown; or, on a machine busy with other work, client-bound — saying the server could not be judged.
+        QVERIFY2(run.out.contains("bottleneck: unknown (server telemetry not available: ")
+                     || (run.out.contains("bottleneck: client-bound (") && run.out.contains("; server telemetry not available: ")),
+                 run.out.constData());
     }
 
 private:
