@@ -152,7 +152,9 @@ bool ReportRenderer::writePdf(const engine::HtmlReport& report, const QString& p
         path,
         [&](QIODevice& device) {
             QPdfWriter writer(&device);
-            writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(12, 12, 12, 12),
+            // Landscape: a results table has a dozen columns of figures, which
+            // must neither be cut nor broken inside a number or a word.
+            writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
                                              QPageLayout::Millimeter));
             writer.setTitle(document.metaInformation(QTextDocument::DocumentTitle));
             writer.setCreator(QStringLiteral("tacho ") + QStringLiteral(TACHO_VERSION));

@@ -9,6 +9,7 @@
 #include "engine/report/comparison_charts.h"
 #include "engine/report/html_report_parts.h"
 #include "engine/report/run_file.h"
+#include "engine/report/series_colors.h"
 #include "engine/workload/request_generator.h"
 
 namespace tacho::engine {
@@ -17,11 +18,10 @@ namespace tacho::engine {
 namespace html_parts {
 
 constexpr double kNsPerMs = 1e6;
-const char* const kPalette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" };
 
 std::string fixed(double value, int decimals) { return fixedDecimals(value, decimals); }
 
-std::string color(std::size_t i) { return kPalette[i % (sizeof kPalette / sizeof kPalette[0])]; }
+std::string color(std::size_t i) { return seriesColorHex(i); }   // the workbench's colours
 
 // A number for an axis label: short, without trailing zeros.
 std::string axisNumber(double v)
@@ -194,9 +194,12 @@ std::string keyValueTable(const std::vector<std::pair<std::string, std::string>>
     return s + "</table>\n";
 }
 
+// Table cells: rates and counts with their thousands grouped (a report is read, not parsed).
 std::string optionalNumber(const std::optional<double>& v, Metric m)
 {
-    return v ? formatMetricValue(m, *v) : std::string("n/a");
+    if (!v)
+        return "n/a";
+    return isLatency(m) ? formatMetricValue(m, *v) : groupedThousands(*v, m == Metric::Errors ? 0 : 2);
 }
 
 } // namespace html_parts
@@ -285,9 +288,9 @@ private:
         return "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;max-width:1200px}\n"
                "h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:1.6em}\n"
                "h3{font-size:1.1em}table{border-collapse:collapse;margin:8px 0 16px 0;font-size:0.9em}\n"
-               "th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top}\n"
+               "th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top}td{white-space:nowrap}\n"
                "th{background:#f4f4f4}table.kv th{text-align:left}table.kv td{text-align:left}\n"
-               "td.name,th.name{text-align:left}td.better{background:#e3f5e1;color:#1a6b12}\n"
+               "td.name,th.name{text-align:left;white-space:normal}table.kv td{white-space:normal}td.better{background:#e3f5e1;color:#1a6b12}\n"
                "td.worse{background:#fbe3e1;color:#9b1c12}td.same{color:#666}td.na{color:#999}\n"
                "td.bad{background:#fbe3e1}td.good{background:#e3f5e1}\n"
                ".meta{color:#666;font-size:0.9em}ul.warn li{color:#8a5300}ul.warn li.note{color:#555}\n"
@@ -550,7 +553,7 @@ private:
                 const MetricValues v = runFigures(run, t, command);
                 const bool countsKnown = run.format == kRunFileFormat || requests > 0;
                 s += "<tr>" + td(test.name, "name") + td(commandName, "name")
-                    + td(countsKnown ? std::to_string(requests) : "n/a")
+                    + td(countsKnown ? groupedThousands(double(requests)) : "n/a")
                     + td(optionalNumber(v[std::size_t(Metric::Errors)], Metric::Errors))
                     + td(test.seconds > 0 ? fixed(test.seconds, 2) : "n/a");
                 for (std::size_t m = 0; m < kMetricCount; ++m)

@@ -10,6 +10,7 @@
 
 #include "engine/report/comparison.h"
 #include "engine/telemetry/bottleneck.h"
+#include "engine/text/number_format.h"
 
 namespace tacho::engine::html_parts {
 
@@ -173,7 +174,7 @@ std::string whereTheTimeGoes(const LoadedRun& run)
             std::string percentiles = time.latencyPercentiles;   // "p50=1.003,p99=3.007": room to wrap
             for (auto at = percentiles.find(','); at != std::string::npos; at = percentiles.find(',', at + 2))
                 percentiles.insert(at + 1, " ");
-            rows += "<tr>" + td(test.name, "name") + td(time.command, "name") + td(std::to_string(time.calls))
+            rows += "<tr>" + td(test.name, "name") + td(time.command, "name") + td(groupedThousands(double(time.calls)))
                 + td(fixed(time.usecPerCall, 2))
                 + td(percentiles.empty() ? "not reported" : percentiles,
                      time.latencyPercentiles.empty() ? "na" : "name")

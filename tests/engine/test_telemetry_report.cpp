@@ -112,7 +112,7 @@ private slots:
         const auto where = html.find("<h3>Where the time goes</h3>");
         QVERIFY(where != std::string::npos);
         const std::string table = html.substr(where, html.find("</table>", where) - where);
-        QVERIFY2(table.find("<td class=\"name\">set</td><td>1000</td><td>1.25</td>") != std::string::npos, table.c_str());
+        QVERIFY2(table.find("<td class=\"name\">set</td><td>1,000</td><td>1.25</td>") != std::string::npos, table.c_str());
         QVERIFY(table.find("p50=1.003, p99=2.007") != std::string::npos);
         QVERIFY2(table.find("<td>10.0</td>") != std::string::npos, table.c_str());
         QVERIFY2(table.find("<td>87.5%</td>") != std::string::npos, table.c_str());

@@ -388,6 +388,22 @@ private slots:
         const CliResult one = runCli({ "report", m_a, "--pdf", m_dir.filePath("one.pdf") });
         QVERIFY2(one.exitCode == 0, qPrintable(describe(one)));
         QVERIFY(QFileInfo(m_dir.filePath("one.pdf")).size() > 1000);
+        // The results table reads as a table: its header's words whole on one line (a narrow
+        // column used to break them a letter a line), each test's row with its figures, the
+        // counts grouped by thousands; on landscape pages, where a dozen columns fit.
+        const auto layout = run(QStandardPaths::findExecutable("pdftotext"), { "-layout", m_dir.filePath("one.pdf"), "-" });
+        QCOMPARE(layout.first, 0);
+        const QStringList lines = QString::fromUtf8(layout.second).split(QLatin1Char('\n'));
+        const auto header = std::find_if(lines.begin(), lines.end(), [](const QString& l) {
+            return l.contains(QLatin1String("command")) && l.contains(QLatin1String("requests")) && l.contains(QLatin1String("p99.9 ms"))
+                && l.contains(QLatin1String("KB/s"));
+        });
+        QVERIFY2(header != lines.end(), layout.second.left(3000).constData());
+        const QRegularExpression setRow(QStringLiteral("^\\s*SET\\s+SET\\s+20,000\\s+0\\s"));
+        QVERIFY2(std::any_of(lines.begin(), lines.end(), [&](const QString& l) { return setRow.match(l).hasMatch(); }),
+                 layout.second.left(3000).constData());
+        const auto oneInfo = run(QStandardPaths::findExecutable("pdfinfo"), { m_dir.filePath("one.pdf") });
+        QVERIFY2(oneInfo.second.contains("842 x 595 pts"), oneInfo.second.constData());   // A4 landscape
         const CliResult bad = runCli({ "report", m_a, "--pdf", m_dir.filePath("no/such/dir/x.pdf") });
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("no/such/dir/x.pdf"), bad.err.constData());
