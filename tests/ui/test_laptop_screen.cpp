@@ -4,11 +4,15 @@
 // shown at that size keeps it, and the run form's controls stay reachable
 // by scrolling. Screenshots of every page at both sizes with
 // TACHO_SCREENSHOT_DIR set.
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 
 #include "ui/model/workload_settings.h"
 #include "ui/run/run_page.h"
@@ -130,15 +134,39 @@ private Q_SLOTS:
         window->sidePanelAction()->trigger();
         QTRY_COMPARE(window->pages()->width(), pagesWidth);
 
-        // The run form's last controls are reachable: inside a scroll area that can show them.
+        // Every control of the run form is reachable: scrolled to, it lies
+        // inside the scroll area's viewport, whole.
         window->showPage(MainWindow::RunTab);
         window->runPage()->showSetup();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         auto* form = window->runPage()->setup();
-        QScrollArea* scroll = nullptr;
-        for (QWidget* p = form->parentWidget(); p && !scroll; p = p->parentWidget())
-            scroll = qobject_cast<QScrollArea*>(p);
-        if (form->height() > form->visibleRegion().boundingRect().height())
-            QVERIFY2(scroll, "the run form is cut and cannot be scrolled");
+        QScrollArea* scroll = form->findChild<QScrollArea*>();
+        QVERIFY2(scroll, "the run form has no scroll area");
+        int controls = 0;
+        for (QWidget* control : form->findChildren<QWidget*>()) {
+            if (!control->isVisibleTo(form) || control->focusPolicy() == Qt::NoFocus
+                || !(qobject_cast<QAbstractButton*>(control) || qobject_cast<QAbstractSpinBox*>(control) || qobject_cast<QComboBox*>(control)))
+                continue;
+            ++controls;
+            // The form's own scroll area, then the page's around it.
+            for (QWidget* p = control->parentWidget(); p; p = p->parentWidget())
+                if (auto* area = qobject_cast<QScrollArea*>(p))
+                    area->ensureWidgetVisible(control, 0, 0);
+            const QRect shown = control->visibleRegion().boundingRect();
+            QVERIFY2(shown == control->rect(),
+                     qPrintable(QStringLiteral("%1 \"%2\" (%3×%4) shows only %5×%6 of itself when scrolled to")
+                                    .arg(QString::fromLatin1(control->metaObject()->className()), control->accessibleName().isEmpty() ? control->objectName() : control->accessibleName())
+                                    .arg(control->width()).arg(control->height()).arg(shown.width()).arg(shown.height())));
+        }
+        QVERIFY(controls >= 10);
+
+        // Run and Stop sit whole in the toolbar, not in its overflow.
+        auto* toolbar = window->findChild<QToolBar*>(QStringLiteral("RunToolbar"));
+        QVERIFY(toolbar);
+        for (QAction* action : { window->runAction(), window->stopAction() }) {
+            QWidget* button = toolbar->widgetForAction(action);
+            QVERIFY2(button && button->isVisible() && button->visibleRegion().boundingRect() == button->rect(), qPrintable(action->text()));
+        }
     }
 };
 

@@ -14,6 +14,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -98,6 +99,16 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent)
     tabs->addTab(m_environment, tr("Environment"));
     split->addWidget(m_charts);
     split->addWidget(tabs);
+    // On a small screen the page scrolls: picking the bars brings them into view.
+    connect(tabs, &QTabWidget::currentChanged, this, [this, tabs](int index) {
+        if (tabs->widget(index) != m_testBars)
+            return;
+        for (QWidget* p = parentWidget(); p; p = p->parentWidget())
+            if (auto* scroll = qobject_cast<QScrollArea*>(p)) {
+                scroll->ensureWidgetVisible(m_testBars, 0, 0);
+                return;
+            }
+    });
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);

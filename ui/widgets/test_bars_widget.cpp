@@ -55,9 +55,11 @@ QChart* barChart(const QString& title, const QString& unit, const QStringList& n
     series->attachAxis(tests);
     auto* axis = new QValueAxis;
     axis->setTitleText(unit);
-    axis->setLabelFormat(QStringLiteral("%.3g"));
-    // Room past the longest bar for its label.
+    // Whole requests/s read as counts ("40000", not "4e+04"); milliseconds keep three digits.
+    axis->setLabelFormat(labelDigits > 3 ? QStringLiteral("%.0f") : QStringLiteral("%.3g"));
+    // Room past the longest bar for its label; round ticks.
     axis->setRange(0, std::max(1e-9, *std::max_element(values.begin(), values.end())) * 1.3);
+    axis->applyNiceNumbers();
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     return chart;
