@@ -124,7 +124,9 @@ LatencyHistogram IntervalMerger::Second::mergedLatency() const
 std::vector<const IntervalMerger::Second*> IntervalMerger::takeReady(const std::set<std::string>& finished)
 {
     std::vector<const Second*> ready;
-    for (const auto& [key, second] : m_seconds) {
+    for (const auto& entry : m_seconds) {
+        const auto& key = entry.first;   // not a structured binding: the lambda below captures it
+        const Second& second = entry.second;
         if (m_handedOut.count(key))
             continue;
         const bool allPast = std::all_of(m_names.begin(), m_names.end(), [&](const std::string& name) {
