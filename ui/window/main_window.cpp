@@ -41,6 +41,7 @@
 #include "ui/widgets/run_charts_widget.h"
 #include "ui/run/kpi_strip_widget.h"
 #include "ui/run/run_page.h"
+#include "ui/run/sweep_dialog.h"
 #include "ui/window/run_progress_widget.h"
 #include "ui/run/run_setup_widget.h"
 #include "ui/stores/sandbox_server.h"
@@ -362,6 +363,15 @@ void MainWindow::buildMenus()
     run->addAction(m_run);
     run->addAction(m_stop);
     run->addAction(m_cancel);
+    run->addSeparator();
+    run->addAction(tr("S&weep…"), this, [this] {
+        SweepDialog dialog(m_runPage->setup()->workloadName(), this);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        QString why;
+        if (!startSweep(dialog.dimension(), dialog.values(), &why))
+            statusBar()->showMessage(why, 10000);
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList names { tr("Run"), tr("Results"), tr("History"), tr("Latency"), tr("Compare"), tr("Capacity"), tr("Agents") };
@@ -618,9 +628,16 @@ bool MainWindow::startRun(QString* error)
     meta.title = meta.workload;
     meta.profile = target.name;
     meta.commandLine = m_runPage->setup()->commandLine();
-    if (m_series.index == 0 && m_repeat->value() > 1)
-        m_series = { QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")), 1, m_repeat->value(), {} };
-    if (m_series.index > 0) {
+    if (m_series.index == 0 && m_repeat->value() > 1) {
+        m_series = {};
+        m_series.group = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+        m_series.index = 1;
+        m_series.count = m_repeat->value();
+    }
+    if (m_series.index > 0 && m_series.sweep) {
+        meta.title = tr("%1 (%2)").arg(meta.workload, sweepStepName(*m_series.sweep, m_series.values.value(m_series.index - 1)));
+        meta.tags << QStringLiteral("sweep-") + m_series.group;
+    } else if (m_series.index > 0) {
         meta.title = tr("%1 (repeat %2 of %3)").arg(meta.workload).arg(m_series.index).arg(m_series.count);
         meta.tags << QStringLiteral("repeat-") + m_series.group;
     }
@@ -631,7 +648,7 @@ bool MainWindow::startRun(QString* error)
         m_startPending = false;
         launch(config, target, password, meta, cleanup);
     }, [this] {
-        m_series = {};
+        endSeries();
         abandonPendingStart();
     });
     return true;
@@ -646,10 +663,12 @@ void MainWindow::launch(engine::RunConfig config, const ConnectionProfile& targe
     if (cleanup)
         m_cleanupConfig = config;
     QString error;
-    if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir, m_series.group, m_series.index,
-                              m_series.count },
+    // A sweep's runs are different setups; only repeats share a repeat group.
+    const bool repeat = m_series.index > 0 && !m_series.sweep;
+    if (!m_bridge->startRun({ std::move(config), meta, m_context.historyDir, repeat ? m_series.group : QString(),
+                              repeat ? m_series.index : 0, repeat ? m_series.count : 0 },
                             &error)) {
-        m_series = {};
+        endSeries();
         m_cleanupConfig.reset();
         Q_EMIT runRefused(error);
         statusBar()->showMessage(error, 10000);
@@ -731,11 +750,11 @@ void MainWindow::showFinishedRun(const RunRecord& record)
         if (m_closeAfterRun)
             close();
         else
-            continueRepeatSeries(record);
+            continueSeries(record);
     });
 }
 
-void MainWindow::continueRepeatSeries(const RunRecord& record)
+void MainWindow::continueSeries(const RunRecord& record)
 {
     if (m_series.index == 0)
         return;
@@ -744,17 +763,52 @@ void MainWindow::continueRepeatSeries(const RunRecord& record)
     if (record.status == QLatin1String("completed") && m_series.index < m_series.count) {
         ++m_series.index;
         QString why;
-        if (startRun(&why))
+        if (startSeriesRun(&why))
             return;
-        statusBar()->showMessage(tr("The repeats stopped: %1").arg(why), 15000);
+        statusBar()->showMessage(tr("The series stopped: %1").arg(why), 15000);
     }
-    // Done, stopped or failed: the repeats so far, side by side.
+    // Done, stopped or failed: the runs so far, side by side.
     const QStringList files = m_series.files;
-    m_series = {};
+    endSeries();
     if (files.size() >= 2) {
         m_comparePage->setRunFiles(files);
         showPage(CompareTab);
     }
+}
+
+bool MainWindow::startSeriesRun(QString* error)
+{
+    if (m_series.sweep)
+        m_runPage->setup()->setSettings(
+            withSweepValue(m_series.formBefore, *m_series.sweep, m_series.values.value(m_series.index - 1)));
+    return startRun(error);
+}
+
+void MainWindow::endSeries()
+{
+    if (m_series.sweep)
+        m_runPage->setup()->setSettings(m_series.formBefore);   // the form as the person left it
+    m_series = {};
+}
+
+bool MainWindow::startSweep(SweepDimension dimension, const QList<double>& values, QString* error)
+{
+    if (isRunning() || m_startPending) {
+        if (error)
+            *error = tr("A run is already in progress.");
+        return false;
+    }
+    m_series = {};
+    m_series.group = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    m_series.index = 1;
+    m_series.count = int(values.size());
+    m_series.sweep = dimension;
+    m_series.values = values;
+    m_series.formBefore = m_runPage->setup()->settings();
+    if (startSeriesRun(error))
+        return true;
+    endSeries();
+    return false;
 }
 
 void MainWindow::showPage(Page page)

@@ -14,6 +14,8 @@
 #include "ui/stores/preset_library.h"
 #include "ui/stores/profile_store.h"
 #include "ui/model/run_record.h"
+#include "ui/model/sweep_plan.h"
+#include "ui/model/workload_settings.h"
 
 class QAction;
 class QComboBox;
@@ -98,6 +100,10 @@ public:
     // into the Run page; started again when `run`. History's "Load into
     // form" and "Run again".
     bool loadPastRun(const QString& commandLine, const QString& profile, bool run);
+    // The Run page's workload once per value of one setting (Run ▸ Sweep…,
+    // like tacho-cli sweep); the runs share a "sweep-…" tag in History and
+    // open in Compare together. False with a message when it cannot start.
+    bool startSweep(SweepDimension dimension, const QList<double>& values, QString* error = nullptr);
     // Asked before a run or a capacity search writes to a server that is not
     // on this machine (benchmarks write data); true goes ahead. Default: a
     // Yes/Cancel dialog. Tests and scripted mode put their own answer here.
@@ -144,7 +150,9 @@ private:
     void updateRunActions();
     void addPage(QWidget* page, const QString& title);
     void abandonPendingStart();
-    void continueRepeatSeries(const RunRecord& record);   // next repeat, or the series in Compare
+    void continueSeries(const RunRecord& record);   // the series' next run, or its runs in Compare
+    bool startSeriesRun(QString* error);            // a sweep's run: its value into the form first
+    void endSeries();
     void startRunOnAgents(int agents);   // the Agents page's "Run on agents"   // the password was not given: nothing starts
     void updateTargetStatus();
     void showAbout();
@@ -167,13 +175,19 @@ private:
     QAction* m_sidePanelAction = nullptr;
     QSpinBox* m_repeat = nullptr;         // "Repeat ×N": the runs' spread is Compare's noise band
     // A run repeated N times, while it goes: which repeat, and the files so far.
-    struct RepeatSeries {
+    // Runs made one after another from one click, while they go: "Repeat ×N"
+    // (the same workload N times: one repeat group) or a sweep (the workload
+    // once per value of one setting). The files open in Compare at the end.
+    struct RunSeries {
         QString group;
         int index = 0;   // 1-based; 0: no series under way
         int count = 0;
         QStringList files;
+        std::optional<SweepDimension> sweep;   // set for a sweep
+        QList<double> values;                  // a sweep's, one per run
+        WorkloadSettings formBefore;           // a sweep gives the form back as it was
     };
-    RepeatSeries m_series;
+    RunSeries m_series;
     QAction* m_run = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_cancel = nullptr;
