@@ -53,13 +53,7 @@ private Q_SLOTS:
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
         auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port()));
-        WorkloadSettings settings;
-        settings.connections = 7;
-        settings.tests = QStringLiteral("set");
-        settings.keyspace = 100;
-        settings.amount = WorkloadSettings::Amount::Requests;
-        settings.requests = 1000;
-        window->runPage()->setup()->setSettings(settings);
+        window->runPage()->setup()->setSettings(tacho::test::smallSetWorkload(7, 1000));
         QStringList completed;
         connect(window.get(), &MainWindow::runCompleted, window.get(), [&](const RunRecord& r) { completed << r.filePath; });
 

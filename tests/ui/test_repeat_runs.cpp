@@ -33,13 +33,7 @@ private Q_SLOTS:
         QVERIFY2(server.start(&error), qPrintable(error));
         QTemporaryDir dir;
         auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(server.host(), server.port()));
-        WorkloadSettings settings;
-        settings.connections = 2;
-        settings.tests = QStringLiteral("set");
-        settings.keyspace = 100;
-        settings.amount = WorkloadSettings::Amount::Requests;
-        settings.requests = 2000;
-        window->runPage()->setup()->setSettings(settings);
+        window->runPage()->setup()->setSettings(tacho::test::smallSetWorkload(2, 2000));
         QSpinBox* repeat = nullptr;
         for (QSpinBox* box : window->findChildren<QSpinBox*>())
             if (box->accessibleName() == QLatin1String("Repeat"))

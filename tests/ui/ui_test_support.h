@@ -18,6 +18,7 @@
 
 #include "engine/run/run_result.h"
 #include "engine/stats/latency_histogram.h"
+#include "ui/model/workload_settings.h"
 #include "ui/window/app_context.h"
 #include "ui/window/main_window.h"
 
@@ -181,6 +182,18 @@ inline std::unique_ptr<ui::MainWindow> windowOn(const QTemporaryDir& dir, const 
     if (!window->selectTarget(profile.id))
         qWarning("the profile %s is missing", qPrintable(profile.id));
     return window;
+}
+
+// SET on `connections` connections, `requests` requests over 100 keys: a run of a moment.
+inline ui::WorkloadSettings smallSetWorkload(int connections, quint64 requests)
+{
+    ui::WorkloadSettings settings;
+    settings.connections = connections;
+    settings.tests = QStringLiteral("set");
+    settings.keyspace = 100;
+    settings.amount = ui::WorkloadSettings::Amount::Requests;
+    settings.requests = requests;
+    return settings;
 }
 
 // Where a run's record arrives once the window has shown it (runCompleted).
