@@ -17,6 +17,7 @@
 
 #include "support/background_cli.h"
 #include "support/cli_runner.h"
+#include "support/fleet_agents.h"
 #include "support/redis_server.h"
 #include "support/run_file_json.h"
 
@@ -37,12 +38,7 @@ QString controlUri(const RedisServer& control)
     return QStringLiteral("redis://127.0.0.1:%1").arg(control.port());
 }
 
-// The agents announced on `control` (their presence keys).
-int agentsOnline(const RedisServer& control)
-{
-    const auto reply = control.command({ "KEYS", "tacho:fleet:agent:*" });
-    return int(reply.elements.size());
-}
+using tacho::test::fleetAgentsOnline;
 
 // Every string in a reply, depth first, joined.
 QByteArray allText(const tacho::test::RedisReply& reply)
@@ -76,16 +72,8 @@ struct Fleet {
         QString error;
         if (!control().start(&error) || !target.start(&error))
             return error;
-        for (const char* name : { "a", "b", "c" }) {
-            agents.push_back(std::make_unique<BackgroundCli>(
-                QStringList { "agent", "--control", controlUri(control()), "--name", name },
-                QStringList(environment) << "TMPDIR=" + scratch.path()));
-            if (!agents.back()->started())
-                return QStringLiteral("agent %1 did not start").arg(name);
-        }
-        if (!agents.front()->waitUntil([&] { return agentsOnline(control()) == 3; }, kAgentStartMs))
-            return QStringLiteral("%1 of 3 agents announced themselves").arg(agentsOnline(control()));
-        return {};
+        return tacho::test::startFleetAgents(agents, control(), controlUri(control()), { "a", "b", "c" }, environment,
+                                             scratch.path(), kAgentStartMs);
     }
 
     // A coordinator for `seconds` of SET on six connections over the three
@@ -426,7 +414,7 @@ private slots:
         QString restartError;
         const bool restartedOk = restarted.start(&restartError);
         // Back once the agents are (so that it does not take them for lost).
-        const bool agentsBack = restartedOk && coordinator->waitUntil([&] { return agentsOnline(restarted) == 3; }, kRunMs);
+        const bool agentsBack = restartedOk && coordinator->waitUntil([&] { return fleetAgentsOnline(restarted) == 3; }, kRunMs);
         QCOMPARE(::kill(pid_t(coordinator->pid()), SIGCONT), 0);
         QVERIFY(streamedOn);
         QVERIFY2(restartedOk, qPrintable(restartError));

@@ -4,7 +4,6 @@
 // coordinator make one run whose counts the target's commandstats confirm,
 // the control server saw that user's commands, and the password shows
 // neither in the agents' argv (what `ps` reads) nor in anything they print.
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,6 +12,7 @@
 
 #include "support/background_cli.h"
 #include "support/cli_runner.h"
+#include "support/fleet_agents.h"
 #include "support/redis_server.h"
 #include "support/tls_certificates.h"
 
@@ -27,32 +27,15 @@ namespace {
 constexpr int kAgentStartMs = 30000;
 constexpr int kRunMs = 90000;   // hang guards, not speed checks
 
-// Three agents on `controlUri`, once all three have announced themselves
-// (counted on `control` through the fixture's own connection).
+// Three agents on `controlUri`, once all three have announced themselves.
 std::vector<std::unique_ptr<BackgroundCli>> startAgents(RedisServer& control, const QString& controlUri,
                                                         const QStringList& environment, QString* error)
 {
-    std::vector<std::unique_ptr<BackgroundCli>> agents;
     static QTemporaryDir scratch;   // the agents' TMPDIR: nothing of theirs is left in the system's
-    for (const char* name : { "a", "b", "c" }) {
-        agents.push_back(std::make_unique<BackgroundCli>(
-            QStringList { "agent", "--control", controlUri, "--name", name },
-            QStringList(environment) << "TMPDIR=" + scratch.path()));
-        if (!agents.back()->started()) {
-            *error = QStringLiteral("agent %1 did not start").arg(name);
-            return {};
-        }
-    }
-    const auto online = [&] { return control.command({ "KEYS", "tacho:fleet:agent:*" }).elements.size(); };
-    if (!agents.front()->waitUntil([&] { return online() == 3; }, kAgentStartMs))
-        *error = QStringLiteral("%1 of 3 agents announced themselves").arg(online());
+    std::vector<std::unique_ptr<BackgroundCli>> agents;
+    *error = tacho::test::startFleetAgents(agents, control, controlUri, { "a", "b", "c" }, environment, scratch.path(),
+                                           kAgentStartMs);
     return agents;
-}
-
-QByteArray commandLineOf(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
@@ -116,8 +99,8 @@ private Q_SLOTS:
         QVERIFY(coordinator.waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs));
         // What `ps` shows of each process while the run goes on.
         for (const auto& agent : agents)
-            QVERIFY2(!commandLineOf(agent->pid()).contains(secret.toUtf8()), commandLineOf(agent->pid()).constData());
-        const QByteArray coordinatorLine = commandLineOf(coordinator.pid());
+            QVERIFY2(!tacho::test::processCommandLine(agent->pid()).contains(secret.toUtf8()), tacho::test::processCommandLine(agent->pid()).constData());
+        const QByteArray coordinatorLine = tacho::test::processCommandLine(coordinator.pid());
         const CliResult run = coordinator.finish(kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         QVERIFY2(!coordinatorLine.contains(secret.toUtf8()), coordinatorLine.constData());

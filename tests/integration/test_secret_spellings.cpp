@@ -54,12 +54,6 @@ QString uriEncoded(const QString& password)
     return out.replace("%", "%25");
 }
 
-QString commandLineOf(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll().replace('\0', ' ')) : QString();
-}
-
 QStringList filesWithMarker(const QString& root, int* searched)
 {
     QStringList hits;
@@ -192,7 +186,7 @@ private:
             if (!connected)
                 QThread::msleep(20);
         }
-        const QString cmdline = commandLineOf(process.processId());
+        const QString cmdline = QString::fromUtf8(tacho::test::processCommandLine(process.processId()).replace('\0', ' '));
         process.terminate();   // by its PID
         if (!process.waitForFinished(20000)) {
             process.kill();

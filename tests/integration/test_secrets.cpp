@@ -64,13 +64,6 @@ QStringList filesWithSecrets(const QString& root, int* searched)
     return hits;
 }
 
-// The NUL-separated command line the kernel shows for `pid`.
-QByteArray procCmdline(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestSecrets : public QObject {
@@ -322,7 +315,7 @@ private slots:
         // Well after start-up: connected and measuring.
         process.waitForFinished(700);
         QCOMPARE(process.state(), QProcess::Running);
-        const QByteArray cmdline = procCmdline(pid);
+        const QByteArray cmdline = tacho::test::processCommandLine(pid);
         const bool finished = process.waitForFinished(20000);
         if (!finished) {
             process.kill();   // by its PID

@@ -1,5 +1,7 @@
 #include "support/cli_runner.h"
 
+#include <QFile>
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -9,6 +11,12 @@ namespace tacho::test {
 QString cliPath()
 {
     return QStringLiteral(TACHO_CLI_PATH);
+}
+
+QByteArray processCommandLine(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QProcessEnvironment environmentWith(const QStringList& extraEnvironment)

@@ -18,6 +18,9 @@ struct CliResult {
 // Path of the tacho-cli under test.
 QString cliPath();
 
+// The NUL-separated command line the kernel shows for `pid` (what `ps` reads); empty once it is gone.
+QByteArray processCommandLine(qint64 pid);
+
 // Runs `tacho-cli args…`, writes stdinData to its standard input and closes it, waits at
 // most timeoutMs and kills it after that. `extraEnvironment` entries ("NAME=value") are added
 // to this process's environment for the child.

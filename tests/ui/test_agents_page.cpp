@@ -23,6 +23,7 @@
 #include "ui/run/run_setup_widget.h"
 #include "ui/window/main_window.h"
 #include "support/background_cli.h"
+#include "support/fleet_agents.h"
 #include "support/redis_server.h"
 #include "ui_test_support.h"
 
@@ -80,12 +81,9 @@ private Q_SLOTS:
         QVERIFY2(control.start(&error) && target.start(&error), qPrintable(error));
         QTemporaryDir dir;
         std::vector<std::unique_ptr<BackgroundCli>> agents;
-        for (const char* name : { "a", "b", "c" }) {
-            agents.push_back(std::make_unique<BackgroundCli>(
-                QStringList { "agent", "--control", controlUri(control), "--name", name },
-                QStringList { "TMPDIR=" + dir.path() }));
-            QVERIFY(agents.back()->started());
-        }
+        error = tacho::test::startFleetAgents(agents, control, controlUri(control), { "a", "b", "c" }, {}, dir.path(),
+                                              kAgentStartMs);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
 
         auto window = tacho::test::windowOn(dir, tacho::test::loopbackProfile(target.host(), target.port()));
         WorkloadSettings settings;

@@ -1,0 +1,28 @@
+#pragma once
+// Test helper: `tacho-cli agent` processes (issue 21) waiting on a control
+// redis-server, as the fleet suites start them.
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+#include "support/background_cli.h"
+
+namespace tacho::test {
+
+class RedisServer;
+
+// The agents whose presence `control` holds (tacho:fleet:agent:* keys).
+int fleetAgentsOnline(const RedisServer& control);
+
+// Starts one agent per name on `controlUri`, with `environment` added and
+// `tmpDir` as its TMPDIR (so an agent killed mid-run leaves its scratch folder
+// there, not in the system's), into `agents`; waits at most timeoutMs until
+// `control` holds every one's presence. Empty when they all announced
+// themselves, otherwise what went wrong.
+QString startFleetAgents(std::vector<std::unique_ptr<BackgroundCli>>& agents, const RedisServer& control,
+                         const QString& controlUri, const QStringList& names, const QStringList& environment,
+                         const QString& tmpDir, int timeoutMs);
+
+} // namespace tacho::test
