@@ -167,6 +167,7 @@ private:
     // the loss's text when it is not a refusal of the first command.
     void closedByServer(Connection& c, int error, const std::string& otherwise);
     std::string awaitedCommand(const Connection& c) const;
+    bool answeredElsewhere(const Connection& c) const;
     void connectFailed(Connection& c, const std::string& why, std::string_view connectionError = {});
     void checkReplyTimeouts(std::uint64_t now);
     ClientCommandCounts& clientCounts(Client& client, std::uint32_t command, std::uint64_t now);

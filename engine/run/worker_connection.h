@@ -64,6 +64,7 @@ struct Worker::Connection {
     std::uint64_t connectStartNs = 0;
     std::uint64_t sentSinceConnect = 0; // for --reconnect-interval
     int reconnectAttempts = 0;          // consecutive failed attempts after a loss
+    int closedBeforeAnswer = 0;         // consecutive closes before the first answer (a refusal?)
     bool backingOff = false;            // waiting in the timer heap to reconnect
     bool timerArmed = false;
     ReplyWatch replyWatch;              // --reply-timeout

@@ -43,15 +43,22 @@ void Worker::lose(Connection& c, const std::string& why)
 
 void Worker::closedByServer(Connection& c, int error, const std::string& otherwise)
 {
-    // Closed before answering the first command of this connection: the server
+    // Closed before answering the first command of this connection, while no
+    // other connection of this worker has had an answer either: the server
     // refuses it (a proxy closes the connection on a command it does not
-    // support). A reconnect would only send it again, so the test ends here,
-    // naming the command. (Cluster nodes fail over instead.) Outside a
-    // cluster every request queued since the connection (re)opened counts in
-    // sentSinceConnect until it is answered, so this costs the request path
-    // nothing.
+    // support), and a reconnect would only send it again, so the test ends
+    // here, naming the command. A kill or restart can look the same on one
+    // connection, so with reconnects allowed the connection tries once more
+    // first: a proxy closes it again, a restarted server answers. (Cluster
+    // nodes fail over instead.) Outside a cluster every request queued since
+    // the connection (re)opened counts in sentSinceConnect until it is
+    // answered, so this costs the request path nothing.
     const bool answered = c.sentSinceConnect > c.inflight;
-    if (m_cluster || answered || (c.setupPending == 0 && c.inflight == 0)) {
+    const bool awaiting = c.setupPending > 0 || c.inflight > 0;
+    if (m_cluster || answered || !awaiting || answeredElsewhere(c)
+        || (reconnectAllowed(c) && c.closedBeforeAnswer++ == 0)) {
+        if (answered)
+            c.closedBeforeAnswer = 0;
         lose(c, otherwise);
         return;
     }
@@ -61,6 +68,14 @@ void Worker::closedByServer(Connection& c, int error, const std::string& otherwi
     c.inflight = 0;
     finish(c);
     fail(why, {}, error != 0 ? errnoText(error) : "the server closed the connection");
+}
+
+// Another connection of this worker has had an answer since it (re)opened.
+bool Worker::answeredElsewhere(const Connection& c) const
+{
+    return std::any_of(m_connections.begin(), m_connections.end(), [&c](const std::unique_ptr<Connection>& other) {
+        return other.get() != &c && other->sentSinceConnect > other->inflight;
+    });
 }
 
 // The command whose reply the connection waits for first, upper case: a

@@ -2,22 +2,30 @@
 // — twemproxy does so on any command it does not support (XADD, a custom
 // command) — ends the run with one error naming the command and the likely
 // cause, in both dialects, with and without --reconnect-on-error (no storm of
-// reconnects sending it again), never a TLS guess. A scripted proxy stands in
+// reconnects sending it again: one more try each), never a TLS guess; a
+// connection killed before its first answer is a loss, not a refusal. A scripted proxy stands in
 // for twemproxy here: the real one also closes on INFO, which the control
 // connection sends first (the run gets that far once the control connection
 // copes with a refused INFO).
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "support/cli_runner.h"
+#include "support/fault_checks.h"
+#include "support/run_file_json.h"
 #include "support/scripted_server.h"
 
 using tacho::test::CliResult;
 using tacho::test::Conversation;
 using tacho::test::describeCliResult;
 using tacho::test::runCli;
+using tacho::test::readRunFileJson;
+using tacho::test::saysConnectionLost;
 using tacho::test::ScriptedServer;
 
 namespace {
@@ -100,12 +108,77 @@ private slots:
                  qPrintable(text));
         QVERIFY2(text.contains("(a proxy closes the connection on a command it does not support)"), qPrintable(text));
         QVERIFY2(!text.contains("TLS"), qPrintable(text));
-        // Each connection sent its first batch once: no reconnect sent it again.
+        // Each connection sent its first batch once, or twice when reconnects
+        // are allowed (a killed connection looks the same once; a proxy
+        // refuses again): no reconnect loop sent it more.
+        const int attempts = args.contains("--reconnect-on-error") ? 2 : 1;
         const qsizetype sent = countOf(server.commandNames(), command.toStdString());
-        QVERIFY2(sent >= 1 && sent <= qsizetype(connections) * pipeline,
+        QVERIFY2(sent >= 1 && sent <= qsizetype(connections) * pipeline * attempts,
                  qPrintable(QStringLiteral("%1 × %2 seen").arg(sent).arg(command)));
-        QVERIFY2(server.acceptedConnections() <= connections + 2,
+        QVERIFY2(server.acceptedConnections() <= connections * attempts + 2,
                  qPrintable(QStringLiteral("%1 connections").arg(server.acceptedConnections())));
+    }
+
+    // The other side of the heuristic: a connection closed before its first
+    // answer by a kill or restart, not a proxy. With reconnects allowed it
+    // tries once more and the run goes on; without, another connection's
+    // answers show the server answers that command, so it is a lost
+    // connection, not a refusal (CLIENT KILL early in a run under load).
+    void closedBeforeFirstAnswerOnce()
+    {
+        std::atomic<int> closed { 0 };
+        ScriptedServer server([&closed](Conversation& c) {
+            // Both benchmark connections are closed on their first SET, once.
+            std::vector<std::string> command;
+            while (c.readCommand(&command, 10000)) {
+                if (tacho::test::upperAscii(command.front()) == "SET" && closed.fetch_add(1) < 2)
+                    return;
+                if (!c.send(tacho::test::healthyReply(command)))
+                    return;
+            }
+        });
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        QTemporaryDir dir;
+        const QString run = dir.filePath("closed-once.json");
+        const CliResult r = runCli({ "memtier", "-s", server.host(), "-p", QString::number(server.port()), "-c", "2", "-t",
+                                     "1", "--ratio=1:0", "--test-time=1", "--reconnect-on-error", "--hide-histogram",
+                                     "--json", run },
+                                   60000);
+        server.stop();
+        QVERIFY2(r.exitCode == 0, qPrintable(describeCliResult(r)));
+        QVERIFY2(!r.err.contains("proxy"), qPrintable(describeCliResult(r)));
+        const QJsonObject test = readRunFileJson(run).value("tests").toArray().at(0).toObject();
+        QCOMPARE(test.value("status").toString(), QString("completed"));
+        QVERIFY2(test.value("reconnects").toInteger() >= 2, qPrintable(describeCliResult(r)));
+        QVERIFY(countOf(server.commandNames(), "SET") > 2);
+    }
+
+    void closedBeforeFirstAnswerWhileAnotherAnswers()
+    {
+        std::atomic<int> firstSet { 0 };
+        ScriptedServer server([&firstSet](Conversation& c) {
+            std::vector<std::string> command;
+            // The second connection to send SET is closed on it, once the first has answered some.
+            while (c.readCommand(&command, 10000)) {
+                if (tacho::test::upperAscii(command.front()) == "SET" && firstSet.fetch_add(1) == 1) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                    return;
+                }
+                if (!c.send(tacho::test::healthyReply(command)))
+                    return;
+            }
+        });
+        QString error;
+        QVERIFY2(server.start(&error), qPrintable(error));
+        const CliResult r = runCli({ "memtier", "-s", server.host(), "-p", QString::number(server.port()), "-c", "2", "-t",
+                                     "1", "--ratio=1:0", "--test-time=5", "--hide-histogram" },
+                                   60000);
+        server.stop();
+        QVERIFY2(!r.timedOut && !r.crashed, qPrintable(describeCliResult(r)));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(saysConnectionLost(r.err, server.port()), qPrintable(describeCliResult(r)));
+        QVERIFY2(!r.err.contains("proxy"), qPrintable(describeCliResult(r)));
     }
 
     // The same server answers what it supports: the refusal is per command, not a broken server.

@@ -7,12 +7,14 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
 #include <netinet/in.h>
@@ -130,23 +132,49 @@ QString RedisReply::describe() const
     return QStringLiteral("?");
 }
 
+namespace {
+
+// The first port the kernel hands out as a connection's local port
+// (net.ipv4.ip_local_port_range); 32768, Linux's default, when unreadable.
+int firstEphemeralPort()
+{
+    QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+    if (range.open(QIODevice::ReadOnly)) {
+        bool ok = false;
+        const int first = QString::fromLatin1(range.readAll()).simplified().section(' ', 0, 0).toInt(&ok);
+        if (ok)
+            return first;
+    }
+    return 32768;
+}
+
+bool bindsOnLoopback(quint16 port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(port);
+    const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    ::close(fd);
+    return bound;
+}
+
+} // namespace
+
 quint16 pickFreeLoopbackPort(quint16 maxPort)
 {
-    for (int attempt = 0; attempt < 50; ++attempt) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-            return 0;
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        address.sin_port = 0;
-        socklen_t length = sizeof address;
-        quint16 port = 0;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0
-            && ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-            port = ntohs(address.sin_port);
-        ::close(fd);
-        if (port != 0 && port <= maxPort)
+    // Below the ephemeral range: a server killed and restarted on its port
+    // must find it free, and an outgoing connection (10,000 of them in a
+    // parallel suite, or a reconnect to the dead port connecting to itself)
+    // could otherwise hold it as its local port meanwhile.
+    constexpr int kLowest = 10000;
+    const int highest = std::min<int>(maxPort, firstEphemeralPort() - 1);
+    for (int attempt = 0; highest > kLowest && attempt < 200; ++attempt) {
+        const auto port = static_cast<quint16>(QRandomGenerator::global()->bounded(kLowest, highest + 1));
+        if (bindsOnLoopback(port))
             return port;
     }
     return 0;

@@ -168,8 +168,9 @@ private:
 RedisReply commandAt(quint16 port, const QList<QByteArray>& args, int timeoutMs = 10000,
                      const QString& password = {}, const QString& user = {});
 
-// Picks a port nobody listens on: binds a socket to 127.0.0.1:0, reads the port the kernel
-// chose, closes it. Retries while the port is above maxPort. 0 on failure.
+// Picks a port nobody uses on 127.0.0.1, at random below the kernel's ephemeral range (so
+// no outgoing connection takes it while a test restarts a server there), at most maxPort.
+// 0 on failure.
 quint16 pickFreeLoopbackPort(quint16 maxPort = 65535);
 
 } // namespace tacho::test
