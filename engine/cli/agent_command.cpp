@@ -145,7 +145,8 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
     std::filesystem::create_directory(folder, ec);
     const std::string runFile = (folder / "run.json").string();
     std::vector<std::string> args = order.args;
-    args.insert(args.end(), { "--json", runFile });
+    // In front: after redis-benchmark's command, words are the command's.
+    args.insert(args.begin(), { "--json", runFile });
     if (const char* password = std::getenv("REDISCLI_AUTH"); password && *password) {
         if (order.dialect == "memtier")
             args.insert(args.begin(), std::string("--authenticate=") + password);

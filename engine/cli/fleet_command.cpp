@@ -1,5 +1,6 @@
 #include "engine/cli/fleet_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "engine/cli/agent_command.h"
+#include "engine/cli/memtier_command.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
 #include "engine/fleet/fleet_protocol.h"
@@ -285,7 +287,10 @@ struct FleetPlan {
     std::vector<ShareLoad> given;                  // one per agent
     bool quiet = false;                            // no progress lines
     std::string jsonPath;                          // --json, the merged run file
-    std::function<void(const LoadedRun& merged)> printResult;
+    // Prints the merged run and writes the dialect's own outputs; `runFile`
+    // is the merged run file when one was written. Returns the exit status
+    // it asks for (0, or 1 when an output failed). May take merged.run.
+    std::function<int(LoadedRun& merged, const std::string& runFile)> printResult;
 };
 
 int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
@@ -502,7 +507,20 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     for (const std::string& w : warnings)
         if (w.rfind("workload differs", 0) != 0 && w.rfind("load differs", 0) != 0)
             err << kPrefix << "warning: " << printable(w) << "\n";
-    plan.printResult(merged);
+    // The run file first: the dialect's clean-up is recorded in it.
+    int status = allCompleted ? 0 : 1;
+    std::string runFile;
+    if (!plan.jsonPath.empty()) {
+        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, reports,
+                             lost, lastSeen, streamed };
+        if (writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } }))
+            runFile = plan.jsonPath;
+        else {
+            err << kPrefix << error << "\n";
+            status = 1;
+        }
+    }
+    status = std::max(status, plan.printResult(merged, runFile));
     for (const RunSource& source : merged.sources)
         out << "agent " << source.file << ": " << source.requests << " requests"
             << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
@@ -528,15 +546,7 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     if (slowestRoundTrip / 2 > kStartSkewWarningMs)
         err << kPrefix << "warning: the agents' starts may differ by up to " << slowestRoundTrip / 2
             << " ms (clock offsets measured over round trips of up to " << slowestRoundTrip << " ms)\n";
-    if (!plan.jsonPath.empty()) {
-        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, reports,
-                             lost, lastSeen, streamed };
-        if (!writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } })) {
-            err << kPrefix << error << "\n";
-            return 1;
-        }
-    }
-    return allCompleted ? 0 : 1;
+    return status;
 }
 
 } // namespace
@@ -561,10 +571,15 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     }
     plan.jsonPath = invocation.jsonPath;
     plan.quiet = invocation.style != ReportStyle::Full;
-    plan.printResult = [&](const LoadedRun& merged) {
+    plan.printResult = [&](LoadedRun& merged, const std::string& runFile) {
         for (const TestResult& test : merged.run.tests)
             *io.out << formatTestReport(test, invocation.config, merged.run.environment, invocation.style,
                                         invocation.precision);
+        if (!invocation.cleanup)
+            return 0;
+        // Once, after every agent has finished, over this machine's own connection.
+        return cleanUpAfterRun(invocation.config, invocation.style == ReportStyle::Csv ? *io.err : *io.out, runFile,
+                               *io.err);
     };
     return runOnAgents(plan, fleet, io);
 }
@@ -586,20 +601,22 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
                 << "\nTry 'tacho-cli memtier --help' for more information.\n";
         return 2;
     }
+    std::string outputError;
+    if (!checkMemtierOutputFiles(inv, &outputError)) {
+        *io.err << plan.prefix << outputError << "\n";
+        return 2;
+    }
     plan.jsonPath = inv.jsonPath;
-    plan.printResult = [&](const LoadedRun& merged) {
-        const bool setGet = !inv.workload.arbitrary();
-        const std::vector<std::string> names = MemtierGeneratorFactory(inv.workload).commandNames();
-        for (const TestResult& test : merged.run.tests) {
-            const double started = parseUtcTimestamp(merged.run.environment.startedAtUtc).value_or(0);
-            const MemtierRunStats stats = memtierStatsFromTest(test, names, setGet, inv.breakdownByLine,
-                                                               started + test.seconds);
-            *io.out << formatMemtierRunInfo(inv.threads, inv.clientsPerThread, memtierRequestsPerClient(inv),
-                                            inv.testTimeSeconds)
-                    << formatMemtierTable(stats, "ALL STATS", inv.percentiles);
-            if (!inv.hideHistogram)
-                *io.out << formatMemtierHistogram(stats);
-        }
+    plan.printResult = [&](LoadedRun& merged, const std::string& runFile) {
+        // memtier's own outputs, as for a run on this machine, from the merged run.
+        MemtierMeasured measured;
+        measured.result = std::move(merged.run);
+        double end = parseUtcTimestamp(measured.result.environment.startedAtUtc).value_or(0);
+        for (const TestResult& test : measured.result.tests)
+            measured.ends.push_back(end += test.seconds);
+        MemtierInvocation outputs = inv;
+        outputs.jsonPath.clear();   // the merged run file is the coordinator's (runFile)
+        return writeMemtierOutputs(outputs, std::move(measured), 0, io, runFile);
     };
     return runOnAgents(plan, fleet, io);
 }

@@ -181,17 +181,13 @@ void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvoc
     const auto refuse = [](const std::string& what) {
         throw UsageError("--agents: " + what + " is not supported with agents yet");
     };
-    if (parsed.runCount > 1)
-        refuse("--run-count above 1");
     if (parsed.preload)
         refuse("--preload");
-    if (parsed.cleanup)
-        refuse("--cleanup");
     if (parsed.clientsStart > 0)
         refuse("a staircase ramp (--clients-start)");
-    if (!parsed.outFile.empty() || !parsed.jsonOutFile.empty() || !parsed.hdrFilePrefix.empty()
-        || !parsed.clientStatsPrefix.empty())
-        refuse("--out-file, --json-out-file, --hdr-file-prefix or --client-stats (use --json)");
+    if (!parsed.clientStatsPrefix.empty())
+        throw UsageError("--agents: --client-stats writes a file per connection, which the merged run does not keep "
+                         "(each agent's run file does: --json)");
     if (parsed.liveMetrics.enabled())
         refuse("--prometheus-file or --statsd");
     if (!parsed.inputFiles.monitorInput.empty() || !parsed.inputFiles.dataImport.empty())
@@ -214,8 +210,11 @@ std::vector<std::string> memtierShare(std::span<const std::string> args, const M
     const bool divideRange = rangeDivides(parsed);
     for (const MemtierOption& option : tokenizeMemtierArgs(args)) {
         const std::string& name = option.name;
-        if (name == "--threads" || name == "--clients" || name == "--json" || name == "--authenticate"
-            || name == "--rate" || (divideRange && (name == "--key-minimum" || name == "--key-maximum")))
+        // The coordinator writes the outputs and cleans up, once, from the merged run.
+        const bool coordinators = name == "--json" || name == "--out-file" || name == "--json-out-file"
+                                  || name == "--hdr-file-prefix" || name == "--cleanup";
+        if (coordinators || name == "--threads" || name == "--clients" || name == "--authenticate" || name == "--rate"
+            || (divideRange && (name == "--key-minimum" || name == "--key-maximum")))
             continue;
         share.push_back(option.value ? name + "=" + *option.value : name);
     }
@@ -251,16 +250,13 @@ void checkRedisBenchmarkDivisible(std::span<const std::string> args, const Redis
     if (config.requests > 0 && config.requests < static_cast<std::uint64_t>(count))
         throw UsageError("--agents: " + std::to_string(count) + " agents need at least as many requests (-n "
                          + std::to_string(config.requests) + ")");
-    if (config.loop)
-        throw UsageError("--agents: -l runs until stopped; give -n or --duration");
     if (config.idle)
         throw UsageError("--agents: -I sends nothing to divide");
-    if (parsed.cleanup)
-        throw UsageError("--agents: --cleanup is not supported with agents yet (clean up after the run)");
     if (!parsed.liveMetrics.prometheusFile.empty() || !parsed.liveMetrics.statsdHost.empty())
         throw UsageError("--agents: --prometheus-file and --statsd are not supported with agents yet");
-    if (optionGiven(args, "-x"))
-        throw UsageError("--agents: -x reads standard input, which the agents do not have");
+    if (optionGiven(args, "-x") && config.tests.front().args.back().size() > kMaxOrderArgumentBytes)
+        throw UsageError("--agents: -x: standard input holds more than " + std::to_string(kMaxOrderArgumentBytes)
+                         + " bytes, more than an order carries to the agents");
     const std::size_t end = commandStart(args);
     for (std::size_t i = 0; i < end; ++i) {
         if (args[i] == "-u" && i + 1 < args.size()) {
@@ -294,10 +290,16 @@ std::vector<std::string> redisBenchmarkShare(std::span<const std::string> args,
             ++i;
             continue;
         }
+        // Standard input, read once here, travels as the command's last word;
+        // the coordinator cleans up once, after every agent has finished.
+        if (i < end && (a == "-x" || a == "--cleanup"))
+            continue;
         share.push_back(a);
         if (i < end && takesValue(a) && i + 1 < args.size())
             share.push_back(args[++i]);
     }
+    if (optionGiven(args, "-x"))
+        share.push_back(config.tests.front().args.back());
     return share;
 }
 

@@ -2,8 +2,9 @@
 // Dividing one command line among agents (issue 21) so that the agents'
 // totals are what the line asks for: requests and connections split as
 // evenly as whole numbers allow, a --rate split so the sum holds. What
-// cannot be divided (fewer connections than agents, standard input, an
-// endless loop) is a usage error, said before anything starts.
+// cannot be divided (fewer connections than agents, files the agents do not
+// have) is a usage error, said before anything starts.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,10 +31,15 @@ struct FleetOptions {
 // arguments; throws UsageError on a malformed value or one without the other.
 FleetOptions takeRedisBenchmarkFleetOptions(std::vector<std::string>& args);
 
+// The most standard input (-x) an order carries to the agents.
+inline constexpr std::size_t kMaxOrderArgumentBytes = 1 << 20;
+
 // redis-benchmark's arguments for agent `index` of `count`: -n, -c and
-// --rate replaced by the share; --json removed (each agent writes its own,
-// the coordinator the merged one); -a removed (agents take the target's
-// password from their own REDISCLI_AUTH). `parsed` is the whole line parsed.
+// --rate replaced by the share; --json and --cleanup removed (the
+// coordinator writes the merged run file and cleans up once); -a removed
+// (agents take the target's password from their own REDISCLI_AUTH); -x
+// replaced by what standard input held, as the command's last word.
+// `parsed` is the whole line parsed.
 std::vector<std::string> redisBenchmarkShare(std::span<const std::string> args,
                                              const RedisBenchmarkInvocation& parsed, int index, int count);
 
@@ -50,8 +56,9 @@ FleetOptions takeMemtierFleetOptions(std::vector<std::string>& args);
 // agents, else one thread each and --clients divided), requests per client
 // as given (so the totals add up), --rate divided, and with P:P the key
 // range divided so that each key is in exactly one agent's range (-n allkeys
-// then writes every key once across the machines); --json and
-// --authenticate removed.
+// then writes every key once across the machines); --authenticate removed,
+// and the outputs the coordinator writes from the merged run (--json,
+// --out-file, --json-out-file, --hdr-file-prefix) and --cleanup.
 std::vector<std::string> memtierShare(std::span<const std::string> args, const MemtierInvocation& parsed, int index,
                                       int count);
 // Throws UsageError for what cannot run on `count` agents.

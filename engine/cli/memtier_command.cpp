@@ -262,36 +262,15 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     for (const std::string& note : inv.inputFiles.notes)   // what --monitor-input / --data-import read
         err << kPrefix << note << "\n";
 
-    // memtier_benchmark refuses to start when it cannot open --out-file; the
-    // other outputs are checked too, so that no report is lost after the run.
     std::string outputError;
-    if (!checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
-                            { "--hdr-file-prefix",
-                              inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.txt" },
-                            { "--client-stats", inv.clientStatsPrefix.empty() ? std::string()
-                                  : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread) } },
-                          &outputError)) {
+    if (!checkMemtierOutputFiles(inv, &outputError)) {
         err << kPrefix << outputError << "\n";
         return 2;
     }
-
-    const std::vector<double>& percentiles = inv.percentiles;
-    const bool setGet = !inv.workload.arbitrary();
     auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
-    const std::vector<std::string> commandNames = factory->commandNames();
     std::string statNames;
     for (const std::string& name : factory->commandStatNames())
         statNames += (statNames.empty() ? "" : "+") + name;
-
-    std::ostringstream text;
-    if (inv.showConfig) {
-        JsonWriter echo(2);
-        echo.beginObject();
-        writeConfiguration(echo, inv);
-        echo.endObject();
-        text << "============== Configuration values: ==============\n" << echo.str()
-             << "\n===================================================\n";
-    }
 
     bool liveMetricsFailed = false;
     auto liveMetrics = startLiveMetrics(inv.liveMetrics, err, kPrefix, &liveMetricsFailed);
@@ -307,7 +286,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
 
     // ---- preload: SET every key once (P:P, allkeys), reported apart ----
     std::optional<RunResult> preloadResult;
-    MemtierRunStats preloadStats;
+    double preloadEnd = 0;
     if (inv.preload) {
         const RunConfig config = memtierPreloadConfig(inv);
         preloadController = std::make_unique<RunController>(config);
@@ -315,9 +294,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
             io.onController(preloadController.get());
         std::vector<double> ends;
         preloadResult = runWithProgress(*preloadController, io, "PRELOAD", ends, liveMetrics.get());
-        if (!preloadResult->tests.empty())
-            preloadStats = memtierStatsFromTest(preloadResult->tests.front(), { "SET", "GET" }, true, false,
-                                                ends.empty() ? epochSeconds() : ends.front());
+        preloadEnd = ends.empty() ? epochSeconds() : ends.front();
         if (preloadResult->status == RunStatus::Failed) {
             err << kPrefix << "error: preload failed: " << withAuthAdvice(preloadResult->failure, kMemtierAuthAdvice) << "\n";
             status = 1;
@@ -356,6 +333,47 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     }
 
     finishLiveMetrics(liveMetrics, err, kPrefix);
+    MemtierMeasured measured { std::move(result), std::move(preloadResult), preloadEnd, std::move(ends) };
+    return writeMemtierOutputs(inv, std::move(measured), status, io, {});
+}
+
+bool checkMemtierOutputFiles(const MemtierInvocation& inv, std::string* error)
+{
+    // memtier_benchmark refuses to start when it cannot open --out-file; the
+    // other outputs are checked too, so that no report is lost after the run.
+    return checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
+                              { "--hdr-file-prefix",
+                                inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.txt" },
+                              { "--client-stats", inv.clientStatsPrefix.empty() ? std::string()
+                                    : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread) } },
+                            error);
+}
+
+int writeMemtierOutputs(const MemtierInvocation& inv, MemtierMeasured measured, int status, const CommandIo& io,
+                        const std::string& runFileWritten)
+{
+    std::ostream& out = *io.out;
+    std::ostream& err = *io.err;
+    const std::vector<double>& percentiles = inv.percentiles;
+    const bool setGet = !inv.workload.arbitrary();
+    auto factory = std::make_shared<const MemtierGeneratorFactory>(inv.workload);
+    const std::vector<std::string> commandNames = factory->commandNames();
+    RunResult& result = measured.result;
+    std::optional<RunResult>& preloadResult = measured.preload;
+    const std::vector<double>& ends = measured.ends;
+    MemtierRunStats preloadStats;
+    if (preloadResult && !preloadResult->tests.empty())
+        preloadStats = memtierStatsFromTest(preloadResult->tests.front(), { "SET", "GET" }, true, false,
+                                            measured.preloadEnd);
+    std::ostringstream text;
+    if (inv.showConfig) {
+        JsonWriter echo(2);
+        echo.beginObject();
+        writeConfiguration(echo, inv);
+        echo.endObject();
+        text << "============== Configuration values: ==============\n" << echo.str()
+             << "\n===================================================\n";
+    }
 
     // ---- text report ----
     std::vector<MemtierRunStats> runs;
@@ -622,13 +640,13 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     }
 
     // ---- Tacho's run file ----
-    std::string runFile;   // written: the clean-up is recorded there too
-    if (!inv.jsonPath.empty()) {
+    std::string runFile = runFileWritten;   // written: the clean-up is recorded there too
+    if (!inv.jsonPath.empty() && runFileWritten.empty()) {
         RunResult file = std::move(result);
         if (preloadResult && !preloadResult->tests.empty()) {
-            file.tests.insert(file.tests.begin(), std::move(preloadResult->tests.front()));
-            if (result.tests.empty())
+            if (file.tests.empty())
                 file.environment = preloadResult->environment;
+            file.tests.insert(file.tests.begin(), std::move(preloadResult->tests.front()));
         }
         if (preloadResult && preloadResult->status == RunStatus::Failed) {
             file.status = RunStatus::Failed;
@@ -645,9 +663,9 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
     }
     if (inv.cleanup) {
         RunConfig written = inv.preload ? memtierPreloadConfig(inv) : inv.config;
-        TestSpec measured;
-        measured.generator = factory;
-        written.tests.push_back(measured);
+        TestSpec keys;
+        keys.generator = factory;
+        written.tests.push_back(keys);
         status = std::max(status, cleanUpAfterRun(written, out, runFile, err));
     }
     return status;

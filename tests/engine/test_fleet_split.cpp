@@ -2,6 +2,7 @@
 // messages the agents and the coordinator exchange.
 #include <QTest>
 
+#include <algorithm>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -132,8 +133,7 @@ private slots:
     void whatCannotBeDivided()
     {
         const std::vector<std::vector<std::string>> lines = {
-            words({ "-c", "2" }), words({ "-n", "2", "-c", "5" }), words({ "-l", "-c", "5" }),
-            words({ "-I", "-c", "5" }), words({ "--cleanup", "-c", "5" }),
+            words({ "-c", "2" }), words({ "-n", "2", "-c", "5" }), words({ "-I", "-c", "5" }),
             words({ "--prometheus-file", "m.prom", "-c", "5" }), words({ "-u", "redis://:pw@h", "-c", "5" }),
         };
         for (const auto& line : lines) {
@@ -145,8 +145,16 @@ private slots:
             }
             QVERIFY2(thrown, line.front().c_str());
         }
-        const auto fine = words({ "-u", "redis://h:7000", "-c", "3" });
-        checkRedisBenchmarkDivisible(fine, parseRedisBenchmarkArgs(fine), 3);
+        // An endless loop runs until the coordinator is stopped; the clean-up
+        // is the coordinator's, once, so the shares do not carry it.
+        for (const auto& fine : { words({ "-u", "redis://h:7000", "-c", "3" }), words({ "-l", "-c", "5" }),
+                                  words({ "--cleanup", "-c", "5" }) }) {
+            const RedisBenchmarkInvocation parsed = parseRedisBenchmarkArgs(fine);
+            checkRedisBenchmarkDivisible(fine, parsed, 3);
+            const auto share = redisBenchmarkShare(fine, parsed, 0, 3);
+            QVERIFY(std::find(share.begin(), share.end(), "--cleanup") == share.end());
+            QCOMPARE(parseRedisBenchmarkArgs(share).config.loop, parsed.config.loop);
+        }
     }
 
     // memtier: connections and the P:P key range divided exactly; the shares parse.
@@ -154,7 +162,9 @@ private slots:
     {
         for (const auto& line : { words({ "-t", "4", "-c", "5", "--ratio=1:0", "--key-pattern=P:P",
                                            "--key-minimum=1", "--key-maximum=1000", "-n", "allkeys", "--json",
-                                           "x.json", "--authenticate=pw", "--rate=900" }),
+                                           "x.json", "--authenticate=pw", "--rate=900", "--out-file=o.txt",
+                                           "--json-out-file", "o.json", "--hdr-file-prefix=h", "--cleanup",
+                                           "-x", "2" }),
                                    words({ "-t", "1", "-c", "7", "--test-time=5", "--key-pattern=R:R" }) }) {
             const MemtierInvocation whole = parseMemtierArgs(line);
             for (int count = 1; count <= 3; ++count) {
@@ -163,14 +173,18 @@ private slots:
                 std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
                 for (int i = 0; i < count; ++i) {
                     const auto share = memtierShare(line, whole, i, count);
+                    // The coordinator's outputs and clean-up are not the agents'.
                     for (const std::string& word : share)
-                        QVERIFY2(word.rfind("--json", 0) != 0 && word.rfind("--authenticate", 0) != 0, word.c_str());
+                        for (const char* coordinators : { "--json", "--authenticate", "--out-file", "--hdr-file-prefix",
+                                                          "--cleanup" })
+                            QVERIFY2(word.rfind(coordinators, 0) != 0, word.c_str());
                     const MemtierInvocation part = parseMemtierArgs(share);
                     connections += part.config.connections;
                     rate += part.config.rate;
                     ranges.emplace_back(part.workload.keys.minimum, part.workload.keys.maximum);
                     QCOMPARE(part.requestsPerClient, whole.requestsPerClient);
                     QCOMPARE(part.workload.allKeys, whole.workload.allKeys);
+                    QCOMPARE(part.runCount, whole.runCount);
                 }
                 QCOMPARE(connections, whole.config.connections);
                 QVERIFY(std::abs(rate - whole.config.rate) < 1e-6);
@@ -190,8 +204,8 @@ private slots:
         const FleetOptions fleet = takeMemtierFleetOptions(args);
         QCOMPARE(fleet.agentCount, 2);
         QCOMPARE(args, words({ "-s", "h", "--ratio=1:0" }));
-        for (const auto& line : { words({ "-t", "1", "-c", "2" }), words({ "--preload" }), words({ "-x", "2" }),
-                                  words({ "--json-out-file=a.json" }), words({ "-u", "redis://:pw@h:1" }) }) {
+        for (const auto& line : { words({ "-t", "1", "-c", "2" }), words({ "--preload" }),
+                                  words({ "--client-stats=cs" }), words({ "-u", "redis://:pw@h:1" }) }) {
             bool thrown = false;
             try {
                 checkMemtierDivisible(line, parseMemtierArgs(line), 3);

@@ -3,6 +3,8 @@
 // the coordinator is `tacho-cli redis-benchmark … --agents …`. Every count is
 // checked against what the target's INFO commandstats saw; faults (an agent
 // killed, the control server restarted, Ctrl+C) end as the issue describes.
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -234,6 +236,91 @@ private slots:
         QVERIFY2(streamed.isEmpty(), qPrintable(streamed));
         // memtier's line has no -q: the merged progress, a line a second.
         QVERIFY2(run.err.contains("[fleet RUN #1 0 s] ") && run.err.contains(" (a "), run.err.constData());
+    }
+
+    // memtier's own outputs, as for a run on one machine, written by the
+    // coordinator from the merged runs; the clean-up once, at the end.
+    void memtierOutputsFromTheMergedRuns()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString json = m_dir.filePath("memtier-runs.json");
+        const QString outFile = m_dir.filePath("memtier-runs.txt");
+        const QString jsonOut = m_dir.filePath("memtier-runs-memtier.json");
+        const QString hdr = m_dir.filePath("memtier-runs-hdr");
+        const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", fleet.targetPort(), "--ratio=1:0",
+                                       "--key-maximum=500", "-n", "200", "-t", "1", "-c", "3", "--run-count=2",
+                                       "--hide-histogram", "--out-file=" + outFile, "--json-out-file=" + jsonOut,
+                                       "--hdr-file-prefix=" + hdr, "--cleanup", "--agents=3",
+                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        // Two runs of three connections × 200 requests, as the target counted.
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(1200));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(file["tests"].toArray().size(), 2);
+        QCOMPARE(testRequests(file, 0) + testRequests(file, 1), 1200);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        // The clean-up ran once, after every agent, and is in the run file.
+        QCOMPARE(target.dbSize(), 0);
+        QVERIFY2(file.contains("cleanup"), qPrintable(QJsonDocument(file).toJson().left(400)));
+        // memtier's text and JSON: the best run, the worst, the average.
+        QFile text(outFile);
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        const QByteArray report = text.readAll();
+        for (const char* block : { "BEST RUN RESULTS", "WORST RUN RESULTS",
+                                   "AGGREGATED AVERAGE RESULTS (2 runs)" })
+            QVERIFY2(report.contains(block), block);
+        QFile memtierJson(jsonOut);
+        QVERIFY(memtierJson.open(QIODevice::ReadOnly));
+        const QJsonObject blocks = QJsonDocument::fromJson(memtierJson.readAll()).object();
+        QVERIFY2(blocks.contains("AGGREGATED AVERAGE RESULTS (2 runs)"), qPrintable(blocks.keys().join(", ")));
+        // Each run's full latency histogram, from the merged histograms.
+        for (const char* name : { "_FULL_RUN_1.txt", "_FULL_RUN_2.txt", "_FULL_RUN_1.hgrm" })
+            QVERIFY2(QFileInfo::exists(hdr + name), name);
+        // The shares carried none of it: the agents wrote nothing of their own.
+        for (const QJsonValue& agent : file["fleet"].toObject()["agents"].toArray())
+            for (const QJsonValue& word : agent.toObject()["args"].toArray())
+                QVERIFY2(!word.toString().startsWith("--out-file") && !word.toString().startsWith("--cleanup"),
+                         qPrintable(word.toString()));
+    }
+
+    // redis-benchmark's -x (standard input read once, sent to every agent as
+    // the command's last word), and -l until Ctrl+C with --cleanup.
+    void standardInputLoopAndCleanup()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString ctl = controlUri(fleet.control());
+        const QByteArray value = "value from standard input";
+        const CliResult fromStdin = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-n", "30", "-c", "3", "-q",
+                                             "--agents", "3", "--control", ctl, "-x", "SET", "fleet:stdin" },
+                                           kRunMs, value);
+        QVERIFY2(fromStdin.exitCode == 0, qPrintable(describeCliResult(fromStdin)));
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(30));
+        QCOMPARE(target.commandString({ "GET", "fleet:stdin" }).value_or(QString()).toUtf8(), value);
+
+        const QString json = m_dir.filePath("loop.json");
+        BackgroundCli loop({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-r", "1000", "-c", "3", "-l",
+                             "-q", "--cleanup", "--agents", "3", "--control", ctl, "--json", json });
+        QVERIFY(loop.waitUntil([&] { return target.commandStatsCalls().value("set") > 3000; }, kRunMs));
+        QCOMPARE(::kill(pid_t(loop.pid()), SIGINT), 0);
+        const CliResult run = loop.finish(kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
+        // Every pass of the loop, merged, as the target counted them.
+        qint64 looped = 0;
+        for (const QJsonValue& test : file["tests"].toArray())
+            looped += test.toObject()["requests"].toInteger();
+        QCOMPARE(quint64(looped) + 30, target.commandStatsCalls().value("set"));
+        // The loop's keys went; the key it did not write stayed.
+        QCOMPARE(target.dbSize(), 1);
+        QVERIFY(file.contains("cleanup"));
     }
 
     void namedAgentsAndWhatCannotBeDivided()
