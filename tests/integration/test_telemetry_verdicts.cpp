@@ -193,8 +193,9 @@ private slots:
                 alarm(30);
                 if (!pinTo(0, 0))
                     _exit(1);
-                for (volatile unsigned long spin = 0;; ++spin) {
-                }
+                volatile unsigned long spin = 0;
+                for (;;)
+                    spin = spin + 1;
             }
             QVERIFY(child > 0);
             spinners.push_back(child);
