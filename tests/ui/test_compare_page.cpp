@@ -8,6 +8,7 @@
 // with what they lack; two concurrent runs merged from the History count
 // what the server counted.
 #include <QAbstractItemModelTester>
+#include <QChart>
 #include <QImage>
 #include <QProcess>
 #include <QSignalSpy>
@@ -19,6 +20,7 @@
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
 #include "ui/compare/compare_page.h"
+#include "ui/compare/comparison_chart_widget.h"
 #include "ui/compare/comparison_table_model.h"
 #include "ui/history/history_model.h"
 #include "ui/history/history_page.h"
@@ -218,6 +220,25 @@ private Q_SLOTS:
 
     // Two load generators at the same time against one server, merged in
     // the History: the new run counts what the server counted.
+    // On a dark palette the comparison charts are dark like the run charts
+    // (they were white); a saved image stays light, for documents.
+    void chartsFollowTheDarkPalette()
+    {
+        const QPalette original = QApplication::palette();
+        QApplication::setPalette(tacho::test::darkPalette());
+        {
+            ComparisonChartWidget dark(ComparisonChartWidget::Kind::Latency);
+            dark.setCharts({});
+            QCOMPARE(dark.chart()->theme(), QChart::ChartThemeDark);
+            QVERIFY(dark.chart()->backgroundBrush().color().lightness() < 128);
+        }
+        QApplication::setPalette(original);
+        ComparisonChartWidget light(ComparisonChartWidget::Kind::Latency);
+        QCOMPARE(light.chart()->theme(), QChart::ChartThemeLight);
+        const QImage saved = ComparisonChartWidget::renderImage(ComparisonChartWidget::Kind::Latency, {}, QSize(300, 200), 1);
+        QVERIFY(QColor(saved.pixel(2, 2)).lightness() > 200);
+    }
+
     void mergeConcurrentRunsIntoHistory()
     {
         QTemporaryDir home;

@@ -73,9 +73,11 @@ Qt::PenStyle styleOf(const engine::ChartLine& line, const std::vector<std::size_
     return kStyles[std::size_t(at - rows.begin()) % std::size(kStyles)];
 }
 
-// Fills `chart` (empty) with the lines and axes of `kind`.
-void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::ComparisonCharts& charts)
+// Fills `chart` (empty) with the lines and axes of `kind`, in the dark
+// theme on a dark palette (as the run charts), the light one for files.
+void fillChart(QChart* chart, ComparisonChartWidget::Kind kind, const engine::ComparisonCharts& charts, bool dark)
 {
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);   // first: a theme repaints the series
     chart->setTitle(titleOf(kind));
     QFont titleFont = chart->titleFont();
     titleFont.setBold(true);
@@ -150,7 +152,7 @@ ComparisonChartWidget::ComparisonChartWidget(Kind kind, QWidget* parent) : QChar
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(220, 170);   // three side by side fit a laptop's screen
     setChart(new QChart);
-    fillChart(chart(), kind, {});
+    fillChart(chart(), kind, {}, dark());
     setAccessibleName(titleOf(kind));
 }
 
@@ -169,12 +171,14 @@ void ComparisonChartWidget::setCharts(const engine::ComparisonCharts& charts)
     // A fresh chart each time: a comparison changes only when a person
     // changes it, never at a rate.
     auto* fresh = new QChart;
-    fillChart(fresh, m_kind, charts);
+    fillChart(fresh, m_kind, charts, dark());
     QChart* old = chart();
     setChart(fresh);
     delete old;
     fitLegend();
 }
+
+bool ComparisonChartWidget::dark() const { return palette().color(QPalette::Window).lightness() < 128; }
 
 bool ComparisonChartWidget::legendShown() const
 {
@@ -215,7 +219,7 @@ QImage ComparisonChartWidget::renderImage(Kind kind, const engine::ComparisonCha
     QGraphicsScene scene;
     scene.addItem(chart);   // the scene owns the chart
     chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(logicalSize)));
-    fillChart(chart, kind, charts);
+    fillChart(chart, kind, charts, false);
     return ChartImage::draw(scene, chart, logicalSize, devicePixelRatio, Qt::white);
 }
 

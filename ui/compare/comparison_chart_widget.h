@@ -42,6 +42,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    bool dark() const;   // the palette is dark: the charts take the dark theme
     void fitLegend();
 
     Kind m_kind;
