@@ -375,14 +375,28 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
         end = std::max(end, (clock ? *starts[i] - earliest : 0) + parts[i]->run.totalSeconds);
     m.totalSeconds = end;
 
-    // Tests by name, in first-seen order.
-    std::vector<std::string> names;
-    for (const LoadedRun* part : parts)
-        for (const TestResult& t : part->run.tests)
-            if (std::find(names.begin(), names.end(), t.name) == names.end())
-                names.push_back(t.name);
+    // Tests by name and repetition (the second "SET" of a redis-benchmark -l
+    // or a memtier --run-count goes with the others' second "SET"), in
+    // first-seen order.
+    struct TestKey {
+        std::string name;
+        std::size_t repetition = 0;
+        bool operator==(const TestKey&) const = default;
+    };
+    std::vector<std::vector<TestKey>> keysOfPart;   // per part, per test
+    std::vector<TestKey> keys;
+    for (const LoadedRun* part : parts) {
+        std::map<std::string, std::size_t> seen;
+        std::vector<TestKey>& partKeys = keysOfPart.emplace_back();
+        for (const TestResult& t : part->run.tests) {
+            partKeys.push_back({ t.name, seen[t.name]++ });
+            if (std::find(keys.begin(), keys.end(), partKeys.back()) == keys.end())
+                keys.push_back(partKeys.back());
+        }
+    }
 
-    for (const std::string& name : names) {
+    for (const TestKey& key : keys) {
+        const std::string& name = key.name;
         struct Piece {
             const LoadedRun* part;
             std::size_t index;
@@ -394,7 +408,7 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
             const RunResult& r = parts[p]->run;
             bool found = false;
             for (std::size_t i = 0; i < r.tests.size(); ++i)
-                if (r.tests[i].name == name) {
+                if (keysOfPart[p][i] == key) {
                     pieces.push_back({ parts[p], i, (clock ? *starts[p] - earliest : 0) + testStartOffset(r, i) });
                     found = true;
                     break;
@@ -406,7 +420,9 @@ bool mergeRuns(const std::vector<const LoadedRun*>& parts, LoadedRun& out, std::
             std::string list;
             for (const std::string& l : missing)
                 list += (list.empty() ? "" : ", ") + l;
-            warn("test \"" + name + "\" is missing in " + list + "; merged from the others");
+            warn("test \"" + name + "\""
+                 + (key.repetition > 0 ? " (repetition " + std::to_string(key.repetition + 1) + ")" : std::string())
+                 + " is missing in " + list + "; merged from the others");
         }
 
         TestResult t;

@@ -328,6 +328,25 @@ private slots:
         QVERIFY(formatComparison(c).find("INCR") != std::string::npos);
     }
 
+    // A run's repeated tests (redis-benchmark -l, one "SET" per pass) merge
+    // with the other runs' same repetition, none dropped.
+    void mergeKeepsRepeatedTests()
+    {
+        LoadedRun a = reread(makeRun({ { "SET", {}, 1000, constant(10, 100) }, { "SET", {}, 1000, constant(20, 100) } }),
+                             "a.json");
+        LoadedRun b = reread(makeRun({ { "SET", {}, 1000, constant(30, 100) } }), "b.json");
+        LoadedRun merged;
+        std::vector<std::string> warnings;
+        std::string error;
+        QVERIFY2(mergeRuns({ &a, &b }, merged, &warnings, &error), error.c_str());
+        QCOMPARE(merged.run.tests.size(), std::size_t(2));
+        QCOMPARE(merged.run.tests[0].requests, std::uint64_t(40));
+        QCOMPARE(merged.run.tests[1].requests, std::uint64_t(20));
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+            return w.find("test \"SET\" (repetition 2) is missing in b.json") != std::string::npos;
+        }));
+    }
+
     void thresholdsParse_data()
     {
         QTest::addColumn<QString>("text");

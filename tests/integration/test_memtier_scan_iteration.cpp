@@ -116,10 +116,9 @@ private slots:
         QFETCH(QString, command);
         QFETCH(int, count);
         const int calls = stableCallsPerIteration(count);
+        // (COUNT is a hint: Redis may return fewer keys per call, so the
+        // calls are measured, not derived from the key count.)
         QVERIFY2(calls > 1, "the key set needs more than one SCAN call per iteration");
-        // Redis returns at least COUNT keys per call until the last one: at
-        // most ceil(keys / COUNT) calls per iteration.
-        QVERIFY2(calls <= (kKeys + count - 1) / count, qPrintable(QString::number(calls)));
 
         const QString runFile = m_dir.filePath(QStringLiteral("scan-%1.json").arg(QTest::currentDataTag()).replace(' ', '_'));
         const QString memtierJson = runFile + ".memtier";

@@ -38,7 +38,8 @@ bool BackgroundCli::waitUntil(const std::function<bool()>& condition, int timeou
 CliResult BackgroundCli::finish(int timeoutMs)
 {
     CliResult result;
-    if (!m_process.waitForFinished(timeoutMs)) {
+    // Already reaped (waitUntil waits on it too): waitForFinished would say false.
+    if (m_process.state() != QProcess::NotRunning && !m_process.waitForFinished(timeoutMs)) {
         result.timedOut = true;
         m_process.kill();
         m_process.waitForFinished(5000);
