@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <set>
@@ -291,6 +293,10 @@ struct FleetPlan {
     // is the merged run file when one was written. Returns the exit status
     // it asks for (0, or 1 when an output failed). May take merged.run.
     std::function<int(LoadedRun& merged, const std::string& runFile)> printResult;
+    std::string doing = "Running";                 // "Running on 3 agents …"
+    // Tests run before, on the same agents (memtier's preload): lent to the
+    // run file, first, and given back.
+    std::vector<TestResult>* leadingTests = nullptr;
 };
 
 int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
@@ -362,7 +368,7 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         names.push_back(agents[i].name);
         orders.push_back(order);
     }
-    out << "Running on " << count << " agents (" << joined(names) << ") through " << control.where() << ", run "
+    out << plan.doing << " on " << count << " agents (" << joined(names) << ") through " << control.where() << ", run "
         << runId << "\n"
         << std::flush;
 
@@ -513,11 +519,20 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     if (!plan.jsonPath.empty()) {
         FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, reports,
                              lost, lastSeen, streamed };
+        auto& tests = merged.run.tests;
+        const std::size_t leading = plan.leadingTests ? plan.leadingTests->size() : 0;
+        if (leading > 0)
+            tests.insert(tests.begin(), std::make_move_iterator(plan.leadingTests->begin()),
+                         std::make_move_iterator(plan.leadingTests->end()));
         if (writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } }))
             runFile = plan.jsonPath;
         else {
             err << kPrefix << error << "\n";
             status = 1;
+        }
+        if (leading > 0) {
+            std::move(tests.begin(), tests.begin() + std::ptrdiff_t(leading), plan.leadingTests->begin());
+            tests.erase(tests.begin(), tests.begin() + std::ptrdiff_t(leading));
         }
     }
     status = std::max(status, plan.printResult(merged, runFile));
@@ -606,10 +621,59 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
         *io.err << plan.prefix << outputError << "\n";
         return 2;
     }
+    // --preload: the key range filled once, divided like any P:P line,
+    // before the measured line starts.
+    std::optional<RunResult> preload;
+    double preloadEnd = 0;
+    if (inv.preload) {
+        FleetPlan fill { "memtier", plan.prefix, {}, {}, false, {}, {} };
+        fill.doing = "Preloading";
+        const std::vector<std::string> line = memtierPreloadLine(args, inv);
+        const MemtierInvocation parsedLine = parseMemtierArgs(line);
+        for (int i = 0; i < fleet.agentCount; ++i) {
+            fill.shares.push_back(memtierShare(line, parsedLine, i, fleet.agentCount));
+            const MemtierInvocation share = parseMemtierArgs(fill.shares.back());
+            fill.given.push_back({ share.workload.keyCount(), 0 });   // each key once
+        }
+        fill.printResult = [&](LoadedRun& merged, const std::string&) {
+            preload = std::move(merged.run);
+            for (TestResult& test : preload->tests) {
+                test.name = "PRELOAD";   // as memtierPreloadConfig names it on one machine
+                test.commandStatName = "set";
+                preloadEnd = parseUtcTimestamp(preload->environment.startedAtUtc).value_or(0) + test.seconds;
+            }
+            return 0;
+        };
+        const int status = runOnAgents(fill, fleet, io);
+        const bool interrupted = io.interrupts && io.interrupts->load() > 0;
+        if (!preload)   // nothing ran (said why)
+            return std::max(status, 1);
+        if (status != 0 || interrupted || preload->status != RunStatus::Completed) {
+            if (interrupted) {
+                *io.err << plan.prefix << "stopped during the preload; the measured run did not start\n";
+            } else {
+                *io.err << plan.prefix << "error: the preload did not complete on every agent; the measured run did "
+                                          "not start\n";
+                if (preload->status != RunStatus::Failed) {
+                    preload->status = RunStatus::Failed;
+                    preload->failure = "an agent did not complete its share";
+                }
+            }
+            // What the preload did is kept, as for a preload on this machine.
+            MemtierMeasured measured;
+            measured.result.environment = preload->environment;
+            measured.preload = std::move(preload);
+            measured.preloadEnd = preloadEnd;
+            return writeMemtierOutputs(inv, std::move(measured), interrupted ? 0 : 1, io, {});
+        }
+        plan.leadingTests = &preload->tests;
+    }
     plan.jsonPath = inv.jsonPath;
     plan.printResult = [&](LoadedRun& merged, const std::string& runFile) {
         // memtier's own outputs, as for a run on this machine, from the merged run.
         MemtierMeasured measured;
+        measured.preload = std::move(preload);
+        measured.preloadEnd = preloadEnd;
         measured.result = std::move(merged.run);
         double end = parseUtcTimestamp(measured.result.environment.startedAtUtc).value_or(0);
         for (const TestResult& test : measured.result.tests)

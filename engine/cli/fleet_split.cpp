@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string_view>
 
 #include "engine/cli/secrets.h"
@@ -181,8 +182,6 @@ void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvoc
     const auto refuse = [](const std::string& what) {
         throw UsageError("--agents: " + what + " is not supported with agents yet");
     };
-    if (parsed.preload)
-        refuse("--preload");
     if (parsed.clientsStart > 0)
         refuse("a staircase ramp (--clients-start)");
     if (!parsed.clientStatsPrefix.empty())
@@ -196,7 +195,7 @@ void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvoc
         if (args[span.word].find("://") != std::string::npos)
             throw UsageError("--agents: the URI carries a password, which orders never do; give the agents the "
                              "password in their own REDISCLI_AUTH and leave it out of the URI");
-    if (rangeDivides(parsed)) {
+    if (rangeDivides(parsed) || parsed.preload) {
         const auto& keys = parsed.workload.keys;
         if (keys.maximum - keys.minimum + 1 < std::uint64_t(count))
             throw UsageError("--agents: " + std::to_string(count) + " agents need at least as many keys in the range");
@@ -212,7 +211,8 @@ std::vector<std::string> memtierShare(std::span<const std::string> args, const M
         const std::string& name = option.name;
         // The coordinator writes the outputs and cleans up, once, from the merged run.
         const bool coordinators = name == "--json" || name == "--out-file" || name == "--json-out-file"
-                                  || name == "--hdr-file-prefix" || name == "--cleanup";
+                                  || name == "--hdr-file-prefix" || name == "--cleanup" || name == "--preload"
+                                  || name == "--preload-pipeline";
         if (coordinators || name == "--threads" || name == "--clients" || name == "--authenticate" || name == "--rate"
             || (divideRange && (name == "--key-minimum" || name == "--key-maximum")))
             continue;
@@ -301,6 +301,28 @@ std::vector<std::string> redisBenchmarkShare(std::span<const std::string> args,
     if (optionGiven(args, "-x"))
         share.push_back(config.tests.front().args.back());
     return share;
+}
+
+std::vector<std::string> memtierPreloadLine(std::span<const std::string> args, const MemtierInvocation& parsed)
+{
+    // What the measured workload is made of goes; what reaches the server
+    // (target, connections, key range, values, expiry) stays.
+    static const std::set<std::string> measuredOnly {
+        "--preload", "--preload-pipeline", "--run-count", "--requests", "--test-time", "--rate", "--rate-limiting",
+        "--clients-start", "--clients-step", "--step-duration", "--ratio", "--pipeline", "--multi-key-get",
+        "--command", "--command-ratio", "--command-key-pattern", "--key-pattern", "--key-stddev", "--key-median",
+        "--key-zipf-exp", "--wait-ratio", "--num-slaves", "--wait-timeout",
+        "--scan-incremental-iteration", "--scan-incremental-max-iterations", "--client-stats", "--out-file",
+        "--json-out-file", "--hdr-file-prefix", "--json", "--cleanup", "--print-all-runs",
+    };
+    std::vector<std::string> line;
+    for (const MemtierOption& option : tokenizeMemtierArgs(args))
+        if (!measuredOnly.contains(option.name))
+            line.push_back(option.value ? option.name + "=" + *option.value : option.name);
+    const std::uint32_t pipeline = std::max<std::uint32_t>(std::uint32_t(parsed.config.pipeline), parsed.preloadPipeline);
+    line.insert(line.end(), { "--ratio=1:0", "--key-pattern=P:P", "--requests=allkeys",
+                              "--pipeline=" + std::to_string(pipeline) });
+    return line;
 }
 
 } // namespace tacho::engine

@@ -58,9 +58,15 @@ FleetOptions takeMemtierFleetOptions(std::vector<std::string>& args);
 // range divided so that each key is in exactly one agent's range (-n allkeys
 // then writes every key once across the machines); --authenticate removed,
 // and the outputs the coordinator writes from the merged run (--json,
-// --out-file, --json-out-file, --hdr-file-prefix) and --cleanup.
+// --out-file, --json-out-file, --hdr-file-prefix), --cleanup and --preload.
 std::vector<std::string> memtierShare(std::span<const std::string> args, const MemtierInvocation& parsed, int index,
                                       int count);
+// memtier's --preload as a line of its own, to divide like any other: the
+// key range filled once (SET, P:P, -n allkeys) at --preload-pipeline, with the
+// line's target, connections, key range and values, and nothing of the
+// measured workload. The shares of the line itself leave --preload out: the
+// coordinator runs this first, on the same agents.
+std::vector<std::string> memtierPreloadLine(std::span<const std::string> args, const MemtierInvocation& parsed);
 // Throws UsageError for what cannot run on `count` agents.
 void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvocation& parsed, int count);
 

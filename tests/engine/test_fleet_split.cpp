@@ -204,7 +204,7 @@ private slots:
         const FleetOptions fleet = takeMemtierFleetOptions(args);
         QCOMPARE(fleet.agentCount, 2);
         QCOMPARE(args, words({ "-s", "h", "--ratio=1:0" }));
-        for (const auto& line : { words({ "-t", "1", "-c", "2" }), words({ "--preload" }),
+        for (const auto& line : { words({ "-t", "1", "-c", "2" }), words({ "--preload", "--key-minimum=1", "--key-maximum=2" }),
                                   words({ "--client-stats=cs" }), words({ "-u", "redis://:pw@h:1" }) }) {
             bool thrown = false;
             try {
@@ -213,6 +213,54 @@ private slots:
                 thrown = true;
             }
             QVERIFY2(thrown, line.front().c_str());
+        }
+    }
+
+    // --preload on agents: a line of its own that fills the range as the
+    // preload on one machine does (same connections, keys, values, pipeline;
+    // nothing of the measured workload), and shares without --preload.
+    void memtierPreloadLine()
+    {
+        for (const auto& line : { words({ "--preload", "-t", "2", "-c", "3", "--key-pattern=R:R", "--ratio=0:1",
+                                           "--test-time=5", "--key-minimum=10", "--key-maximum=1009", "-d", "100",
+                                           "--key-prefix=p:", "--pipeline=4", "--preload-pipeline=64", "-x", "2",
+                                           "--rate=500", "--expiry-range=5-10", "--json=r.json" }),
+                                   words({ "--preload", "-c", "2", "--command=HSET __key__ f __data__",
+                                           "--command-key-pattern=G", "-n", "50", "--pipeline=40",
+                                           "--data-size-range=10-20", "--data-size-pattern=S", "--cleanup" }),
+                                   words({ "--preload", "--clients=1", "--threads=1", "--key-maximum=7",
+                                           "--multi-key-get=3", "--random-data" }) }) {
+            const MemtierInvocation whole = parseMemtierArgs(line);
+            const RunConfig expected = memtierPreloadConfig(whole);
+            const std::vector<std::string> fillLine = tacho::engine::memtierPreloadLine(line, whole);
+            const MemtierInvocation fill = parseMemtierArgs(fillLine);
+            const std::string said = std::accumulate(fillLine.begin(), fillLine.end(), std::string(),
+                                                     [](std::string a, const std::string& w) { return a + " " + w; });
+            QVERIFY2(!fill.preload && fill.workload.allKeys && !fill.workload.arbitrary(), said.c_str());
+            QCOMPARE(fill.workload.setRatio, 1u);
+            QCOMPARE(fill.workload.getRatio, 0u);
+            QCOMPARE(fill.workload.multiKeyGet, 0u);
+            QVERIFY(fill.workload.setPattern == KeyPattern::Parallel && fill.workload.getPattern == KeyPattern::Parallel);
+            QCOMPARE(fill.runCount, 1u);
+            QCOMPARE(fill.config.connections, expected.connections);
+            QCOMPARE(fill.config.pipeline, expected.pipeline);
+            QCOMPARE(fill.config.durationSeconds, 0.0);
+            QCOMPARE(fill.config.rate, 0.0);
+            QCOMPARE(fill.config.ratePerConnection, 0.0);
+            QVERIFY(fill.jsonPath.empty() && !fill.cleanup);
+            QCOMPARE(fill.workload.keys.minimum, whole.workload.keys.minimum);
+            QCOMPARE(fill.workload.keys.maximum, whole.workload.keys.maximum);
+            QCOMPARE(fill.workload.keys.prefix, whole.workload.keys.prefix);
+            const MemtierValueOptions& a = fill.workload.values;
+            const MemtierValueOptions& b = whole.workload.values;
+            QVERIFY2(a.fixedSize == b.fixedSize && a.rangeMin == b.rangeMin && a.rangeMax == b.rangeMax
+                         && a.sizeFollowsKey == b.sizeFollowsKey && a.sizeList == b.sizeList
+                         && a.randomData == b.randomData && a.expiryMin == b.expiryMin && a.expiryMax == b.expiryMax,
+                     said.c_str());
+            // The measured shares leave the preload to the coordinator.
+            for (int i = 0; i < 2; ++i)
+                for (const std::string& word : memtierShare(line, whole, i, 2))
+                    QVERIFY2(word.rfind("--preload", 0) != 0, word.c_str());
         }
     }
 

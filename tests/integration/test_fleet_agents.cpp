@@ -238,6 +238,41 @@ private slots:
         QVERIFY2(run.err.contains("[fleet RUN #1 0 s] ") && run.err.contains(" (a "), run.err.constData());
     }
 
+    // --preload on agents: the key range filled once across the agents
+    // (each key SET exactly once, 1000 keys over three), then the measured
+    // line (GETs only, random keys) on the same agents; one run file, the
+    // preload first, as on one machine.
+    void memtierPreloadOnceAcrossAgents()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString json = m_dir.filePath("memtier-preload.json");
+        const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", fleet.targetPort(), "--preload",
+                                       "--ratio=0:1", "--key-pattern=R:R", "--key-minimum=1", "--key-maximum=1000",
+                                       "-n", "50", "-t", "1", "-c", "3", "--hide-histogram", "--agents=3",
+                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.dbSize(), 1000);
+        const auto calls = target.commandStatsCalls();
+        QCOMPARE(calls.value("set"), quint64(1000));
+        QCOMPARE(calls.value("get"), quint64(3 * 50));
+        const QJsonObject file = readRunFileJson(json);
+        const QJsonArray tests = file["tests"].toArray();
+        QCOMPARE(tests.size(), 2);
+        QCOMPARE(tests[0].toObject()["name"].toString(), QString("PRELOAD"));
+        QCOMPARE(testRequests(file, 0), 1000);
+        QCOMPARE(testRequests(file, 1), 150);
+        QVERIFY2(run.out.contains("Preloading on 3 agents") && run.out.contains("PRELOAD RESULTS"),
+                 run.out.constData());
+        // The agents' measured shares do not preload again.
+        for (const QJsonValue& agent : file["fleet"].toObject()["agents"].toArray())
+            for (const QJsonValue& word : agent.toObject()["args"].toArray())
+                QVERIFY2(!word.toString().startsWith("--preload"), qPrintable(word.toString()));
+    }
+
     // memtier's own outputs, as for a run on one machine, written by the
     // coordinator from the merged runs; the clean-up once, at the end.
     void memtierOutputsFromTheMergedRuns()
