@@ -242,6 +242,7 @@ int runCommand(int argc, char** argv)
         io.err = &std::cerr;
         io.interactive = isatty(STDERR_FILENO) == 1;   // the progress line goes to standard error
         io.onRunner = [](tacho::engine::RunControllerStepRunner* runner) { g_stepRunner = runner; };
+        io.interrupts = &g_interrupts;   // a series on agents
         return command == "capacity" ? tacho::engine::runCapacityCommand(args, io)
                                      : tacho::engine::runSweepCommand(args, io);
     }

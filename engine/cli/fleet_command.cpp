@@ -564,6 +564,31 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     return status;
 }
 
+// The shares of a redis-benchmark line (parsed: `invocation`) and what each
+// was given. Throws UsageError for what cannot be divided.
+void divideRedisBenchmarkLine(const std::vector<std::string>& args, const RedisBenchmarkInvocation& invocation,
+                              int count, const CommandIo& io, FleetPlan& plan)
+{
+    checkRedisBenchmarkDivisible(args, invocation, count);
+    for (int i = 0; i < count; ++i) {
+        plan.shares.push_back(redisBenchmarkShare(args, invocation, i, count));
+        const RunConfig share = parseRedisBenchmarkArgs(plan.shares.back(), io.readStdin).config;
+        const double tests = double(share.tests.size());
+        plan.given.push_back({ share.requests * share.tests.size(), share.durationSeconds * tests });
+    }
+}
+
+// The same for a memtier line.
+void divideMemtierLine(const std::vector<std::string>& args, const MemtierInvocation& inv, int count, FleetPlan& plan)
+{
+    checkMemtierDivisible(args, inv, count);
+    for (int i = 0; i < count; ++i) {
+        plan.shares.push_back(memtierShare(args, inv, i, count));
+        const MemtierInvocation share = parseMemtierArgs(plan.shares.back());
+        plan.given.push_back({ share.config.requests * share.runCount, share.testTimeSeconds * share.runCount });
+    }
+}
+
 } // namespace
 
 int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io)
@@ -572,13 +597,7 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     RedisBenchmarkInvocation invocation;
     try {
         invocation = parseRedisBenchmarkArgs(args, io.readStdin);
-        checkRedisBenchmarkDivisible(args, invocation, fleet.agentCount);
-        for (int i = 0; i < fleet.agentCount; ++i) {
-            plan.shares.push_back(redisBenchmarkShare(args, invocation, i, fleet.agentCount));
-            const RunConfig share = parseRedisBenchmarkArgs(plan.shares.back(), io.readStdin).config;
-            const double tests = double(share.tests.size());
-            plan.given.push_back({ share.requests * share.tests.size(), share.durationSeconds * tests });
-        }
+        divideRedisBenchmarkLine(args, invocation, fleet.agentCount, io, plan);
     } catch (const UsageError& e) {
         *io.err << plan.prefix << hideSecretsIn(e.what(), "redis-benchmark", args)
                 << "\nTry 'tacho-cli redis-benchmark --help' for more information.\n";
@@ -605,12 +624,7 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
     MemtierInvocation inv;
     try {
         inv = parseMemtierArgs(args);
-        checkMemtierDivisible(args, inv, fleet.agentCount);
-        for (int i = 0; i < fleet.agentCount; ++i) {
-            plan.shares.push_back(memtierShare(args, inv, i, fleet.agentCount));
-            const MemtierInvocation share = parseMemtierArgs(plan.shares.back());
-            plan.given.push_back({ share.config.requests * share.runCount, share.testTimeSeconds * share.runCount });
-        }
+        divideMemtierLine(args, inv, fleet.agentCount, plan);
     } catch (const UsageError& e) {
         *io.err << plan.prefix << "error: " << hideSecretsIn(e.what(), "memtier", args)
                 << "\nTry 'tacho-cli memtier --help' for more information.\n";
@@ -629,12 +643,7 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
         FleetPlan fill { "memtier", plan.prefix, {}, {}, false, {}, {} };
         fill.doing = "Preloading";
         const std::vector<std::string> line = memtierPreloadLine(args, inv);
-        const MemtierInvocation parsedLine = parseMemtierArgs(line);
-        for (int i = 0; i < fleet.agentCount; ++i) {
-            fill.shares.push_back(memtierShare(line, parsedLine, i, fleet.agentCount));
-            const MemtierInvocation share = parseMemtierArgs(fill.shares.back());
-            fill.given.push_back({ share.workload.keyCount(), 0 });   // each key once
-        }
+        divideMemtierLine(line, parseMemtierArgs(line), fleet.agentCount, fill);
         fill.printResult = [&](LoadedRun& merged, const std::string&) {
             preload = std::move(merged.run);
             for (TestResult& test : preload->tests) {
@@ -683,6 +692,32 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
         return writeMemtierOutputs(outputs, std::move(measured), 0, io, runFile);
     };
     return runOnAgents(plan, fleet, io);
+}
+
+FleetStepOutcome runStepOnAgents(const std::string& dialect, const std::vector<std::string>& args,
+                                 const FleetOptions& fleet, const CommandIo& io)
+{
+    FleetStepOutcome outcome;
+    FleetPlan plan { dialect, "tacho-cli sweep: ", {}, {}, false, {}, {} };
+    try {
+        if (dialect == "redis-benchmark")
+            divideRedisBenchmarkLine(args, parseRedisBenchmarkArgs(args, io.readStdin), fleet.agentCount, io, plan);
+        else
+            divideMemtierLine(args, parseMemtierArgs(args), fleet.agentCount, plan);
+    } catch (const UsageError& e) {
+        *io.err << plan.prefix << hideSecretsIn(e.what(), dialect, args) << "\n";
+        outcome.status = 2;
+        return outcome;
+    }
+    plan.printResult = [&](LoadedRun& merged, const std::string&) {
+        outcome.run = std::move(merged.run);
+        return 0;
+    };
+    // The series' own table is the report: the agents' lines go with the progress.
+    CommandIo stepIo = io;
+    stepIo.out = io.err;
+    outcome.status = runOnAgents(plan, fleet, stepIo);
+    return outcome;
 }
 
 } // namespace tacho::engine

@@ -8,16 +8,30 @@
 //
 // Exit status: 0 every agent completed, 1 an agent failed or was lost (the
 // others' results are still merged and written), 2 usage error.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/cli/fleet_split.h"
 #include "engine/cli/redis_benchmark_command.h"
+#include "engine/run/run_result.h"
 
 namespace tacho::engine {
 
 int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
 // The same for a memtier line (its ALL STATS table for the merged run).
 int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
+
+// One line ("redis-benchmark" or "memtier" words) run on agents as a step of
+// a series (`tacho-cli sweep … --agents`): divided as above, its lines and
+// progress on standard error, and the merged run given back instead of
+// printed. status: 0 every agent completed, 1 not, 2 the line cannot be
+// divided (said on standard error; nothing ran).
+struct FleetStepOutcome {
+    int status = 1;
+    std::optional<RunResult> run;
+};
+FleetStepOutcome runStepOnAgents(const std::string& dialect, const std::vector<std::string>& args,
+                                 const FleetOptions& fleet, const CommandIo& io);
 
 } // namespace tacho::engine

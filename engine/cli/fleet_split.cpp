@@ -325,4 +325,47 @@ std::vector<std::string> memtierPreloadLine(std::span<const std::string> args, c
     return line;
 }
 
+namespace {
+
+bool named(const OptionValues& set, const std::vector<std::string>& drop, const std::string& option)
+{
+    return std::any_of(set.begin(), set.end(), [&](const auto& o) { return o.first == option; })
+        || std::find(drop.begin(), drop.end(), option) != drop.end();
+}
+
+} // namespace
+
+std::vector<std::string> redisBenchmarkLineWith(std::span<const std::string> args, const OptionValues& set,
+                                                const std::vector<std::string>& drop)
+{
+    std::vector<std::string> line;
+    for (const auto& [option, value] : set)
+        line.insert(line.end(), { option, value });
+    const std::size_t end = commandStart(args);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool option = i < end;
+        if (option && named(set, drop, args[i])) {
+            if (takesValue(args[i]))
+                ++i;
+            continue;
+        }
+        line.push_back(args[i]);
+        if (option && takesValue(args[i]) && i + 1 < args.size())
+            line.push_back(args[++i]);
+    }
+    return line;
+}
+
+std::vector<std::string> memtierLineWith(std::span<const std::string> args, const OptionValues& set,
+                                         const std::vector<std::string>& drop)
+{
+    std::vector<std::string> line;
+    for (const MemtierOption& option : tokenizeMemtierArgs(args))
+        if (!named(set, drop, option.name))
+            line.push_back(option.value ? option.name + "=" + *option.value : option.name);
+    for (const auto& [option, value] : set)
+        line.push_back(option + "=" + value);
+    return line;
+}
+
 } // namespace tacho::engine

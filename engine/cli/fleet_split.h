@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/cli/memtier_args.h"
@@ -67,6 +68,16 @@ std::vector<std::string> memtierShare(std::span<const std::string> args, const M
 // measured workload. The shares of the line itself leave --preload out: the
 // coordinator runs this first, on the same agents.
 std::vector<std::string> memtierPreloadLine(std::span<const std::string> args, const MemtierInvocation& parsed);
+// A line with options set anew, for a step of a series on agents
+// (`tacho-cli sweep … --agents`): each option in `set` (redis-benchmark's
+// spelling, memtier's canonical one) and each in `drop` removed wherever the
+// line gives it, with its value; `set` put before a redis-benchmark command,
+// after a memtier line.
+using OptionValues = std::vector<std::pair<std::string, std::string>>;
+std::vector<std::string> redisBenchmarkLineWith(std::span<const std::string> args, const OptionValues& set,
+                                                const std::vector<std::string>& drop = {});
+std::vector<std::string> memtierLineWith(std::span<const std::string> args, const OptionValues& set,
+                                         const std::vector<std::string>& drop = {});
 // Throws UsageError for what cannot run on `count` agents.
 void checkMemtierDivisible(std::span<const std::string> args, const MemtierInvocation& parsed, int count);
 

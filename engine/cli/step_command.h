@@ -6,6 +6,7 @@
 // --csv), the session that owns the runner (its live progress line, error
 // lines, files written), and the file writers. Each command keeps its own
 // options, lines, tables and run-file section.
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <iosfwd>
@@ -29,6 +30,8 @@ struct StepCommandIo {
     // destroyed, so a signal handler can stop it (requestStop, then
     // requestCancel; both async-signal-safe).
     std::function<void(RunControllerStepRunner*)> onRunner;
+    // The count of stop signals received so far, for steps run on agents.
+    const std::atomic<int>* interrupts = nullptr;
 };
 
 // The workload after "--": "redis-benchmark [options] [command…]" or

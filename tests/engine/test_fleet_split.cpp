@@ -264,6 +264,23 @@ private slots:
         }
     }
 
+    // A sweep row's line: the options set anew wherever the line gave them,
+    // a redis-benchmark command's own words untouched.
+    void linesWithOptionsSetAnew()
+    {
+        QCOMPARE(redisBenchmarkLineWith(words({ "-c", "5", "-P", "2", "-n", "9", "SET", "-c", "v" }),
+                                        { { "-c", "10" }, { "--duration", "2" } }, { "-n" }),
+                 words({ "-c", "10", "--duration", "2", "-P", "2", "SET", "-c", "v" }));
+        QCOMPARE(redisBenchmarkLineWith(words({ "-q", "-t", "set" }), { { "-P", "4" } }),
+                 words({ "-P", "4", "-q", "-t", "set" }));
+        const auto line = memtierLineWith(words({ "-n", "5", "-t", "2", "--pipeline", "3", "--hide-histogram" }),
+                                          { { "--test-time", "3" }, { "--pipeline", "8" } }, { "--requests" });
+        QCOMPARE(line, words({ "--threads=2", "--hide-histogram", "--test-time=3", "--pipeline=8" }));
+        const MemtierInvocation parsed = parseMemtierArgs(line);
+        QCOMPARE(parsed.config.pipeline, 8);
+        QCOMPARE(parsed.testTimeSeconds, 3.0);
+    }
+
     // The control server's password (in its URL) is hidden wherever the
     // target's would be: argv, usage errors, workload lines.
     void controlPasswordIsASecret()

@@ -273,6 +273,54 @@ private slots:
                 QVERIFY2(!word.toString().startsWith("--preload"), qPrintable(word.toString()));
     }
 
+    // tacho-cli sweep … --agents: every row's line divided among the agents,
+    // the merged run is the row's; memtier's preload once, before the rows.
+    void sweepRowsOnAgents()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString ctl = controlUri(fleet.control());
+        const QString json = m_dir.filePath("sweep-agents.json");
+        CliResult run = runCli({ "sweep", "--connections", "3,6", "--agents", "3", "--control", ctl, "--json", json,
+                                 "--", "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-n", "300", "-q" },
+                               kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(2 * 300));
+        QJsonObject file = readRunFileJson(json);
+        QCOMPARE(file["tests"].toArray().size(), 2);
+        QCOMPARE(testRequests(file, 0), 300);
+        QCOMPARE(testRequests(file, 1), 300);
+        const QJsonObject sweep = file["sweep"].toObject();
+        QCOMPARE(sweep["agents"].toObject()["count"].toInt(), 3);
+        QCOMPARE(sweep["rows"].toArray().size(), 2);
+        QVERIFY2(run.err.contains("Running on 3 agents"), run.err.constData());
+        QVERIFY2(run.out.contains("Connections"), run.out.constData());
+
+        target.command({ "CONFIG", "RESETSTAT" });
+        target.command({ "FLUSHALL" });
+        run = runCli({ "sweep", "--pipeline", "1,4", "--agents", "3", "--control", ctl, "--", "memtier", "-s",
+                       "127.0.0.1", "-p", fleet.targetPort(), "--preload", "--ratio=0:1", "--key-minimum=1",
+                       "--key-maximum=500", "-n", "20", "-t", "1", "-c", "3", "--hide-histogram" },
+                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.dbSize(), 500);
+        const auto calls = target.commandStatsCalls();
+        QCOMPARE(calls.value("set"), quint64(500));        // the preload, once across the agents
+        QCOMPARE(calls.value("get"), quint64(2 * 3 * 20)); // two rows of three connections x 20
+
+        // What the agents cannot take is said before anything runs.
+        target.command({ "CONFIG", "RESETSTAT" });
+        run = runCli({ "sweep", "--connections", "2,6", "--agents", "3", "--control", ctl, "--", "redis-benchmark",
+                       "-p", fleet.targetPort(), "-t", "set", "-n", "300" },
+                     kRunMs);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("connections 2 on agents: --agents: 3 agents need at least as many connections"),
+                 run.err.constData());
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(0));
+    }
+
     // memtier's own outputs, as for a run on one machine, written by the
     // coordinator from the merged runs; the clean-up once, at the end.
     void memtierOutputsFromTheMergedRuns()
