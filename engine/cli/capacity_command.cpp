@@ -302,6 +302,13 @@ Output:
  --csv FILE           The curve, one line per step by setting.
  --help               This text.
 
+On agents:
+ --agents N|a,b,c     Every step on N agents (or the named ones), its load
+                      divided among them (tacho-cli agent); memtier's
+                      --preload once, divided too. A memtier workload needs
+                      --warmup 0 there.
+ --control URL        The control server the agents watch.
+
 WORKLOAD, after "--", in redis-benchmark's or memtier_benchmark's words; its
 request count, duration and warm-up are replaced by the step's:
   -- redis-benchmark -h 10.0.0.5 -c 50 -t set -d 32
@@ -317,8 +324,27 @@ Examples:
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
     CapacityInvocation inv;
+    StepSettings onAgents;   // what a step's words carry on agents: its setting, length and warm-up
     try {
         inv = parseCapacityArgs(args);
+        const FleetOptions& fleet = inv.files.fleet;
+        if (fleet.given && !inv.files.showHelp) {
+            const CapacityDimension d = inv.options.dimension;
+            onAgents.connections = d == CapacityDimension::Connections;
+            onAgents.threads = d == CapacityDimension::Threads;
+            onAgents.pipeline = d == CapacityDimension::Pipeline;
+            onAgents.rate = d == CapacityDimension::Rate;
+            onAgents.duration = onAgents.warmup = true;
+            // The first and the last setting bound every step's division: said before anything runs.
+            RunControllerStepRunner steps(inv.workload.config, d, inv.options.stepSeconds, inv.options.warmupSeconds);
+            if (d == CapacityDimension::Threads)
+                steps.setConnectionsPerThread(inv.workload.clientsPerThread);
+            for (const double setting : { inv.options.from, inv.options.to })
+                checkWordsOnAgents(inv.workload, inv.workload.wordsFor(steps.configFor(setting), onAgents),
+                                   fleet.agentCount);
+            if (inv.workload.preload)
+                checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), fleet.agentCount);
+        }
     } catch (const UsageError& e) {
         return reportStepUsageError("capacity", e, args, io);
     }
@@ -334,6 +360,8 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     RunControllerStepRunner& runner = session.runner();
     if (d == CapacityDimension::Threads)
         runner.setConnectionsPerThread(workload.clientsPerThread);
+    if (inv.files.fleet.given)
+        session.runOnAgents(workload, inv.files.fleet, onAgents);
     std::ostream& out = session.out();
     session.showProgress([&](const IntervalSnapshot& snapshot) {
         const double interval = snapshot.point.endSeconds - snapshot.point.startSeconds;
@@ -356,7 +384,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     // ---- preload (memtier --preload), reported apart ----
     std::optional<RunResult> preload;
     if (workload.preload) {
-        preload = session.run(*workload.preload);
+        preload = session.runPreload(workload);
         if (!preload->tests.empty()) {
             const TestResult& t = preload->tests.front();
             out << "Preload: " << grouped(static_cast<double>(t.requests)) << " keys written in " << fixed(t.seconds, 2)

@@ -695,10 +695,10 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
 }
 
 FleetStepOutcome runStepOnAgents(const std::string& dialect, const std::vector<std::string>& args,
-                                 const FleetOptions& fleet, const CommandIo& io)
+                                 const FleetOptions& fleet, const CommandIo& io, const char* prefix)
 {
     FleetStepOutcome outcome;
-    FleetPlan plan { dialect, "tacho-cli sweep: ", {}, {}, false, {}, {} };
+    FleetPlan plan { dialect, prefix, {}, {}, false, {}, {} };
     try {
         if (dialect == "redis-benchmark")
             divideRedisBenchmarkLine(args, parseRedisBenchmarkArgs(args, io.readStdin), fleet.agentCount, io, plan);

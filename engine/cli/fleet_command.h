@@ -23,15 +23,15 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
 int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions& fleet, const CommandIo& io);
 
 // One line ("redis-benchmark" or "memtier" words) run on agents as a step of
-// a series (`tacho-cli sweep … --agents`): divided as above, its lines and
-// progress on standard error, and the merged run given back instead of
-// printed. status: 0 every agent completed, 1 not, 2 the line cannot be
-// divided (said on standard error; nothing ran).
+// a series (`tacho-cli sweep|capacity … --agents`): divided as above, its
+// lines and progress on standard error (messages start with `prefix`), and
+// the merged run given back instead of printed. status: 0 every agent
+// completed, 1 not, 2 the line cannot be divided (said; nothing ran).
 struct FleetStepOutcome {
     int status = 1;
     std::optional<RunResult> run;
 };
 FleetStepOutcome runStepOnAgents(const std::string& dialect, const std::vector<std::string>& args,
-                                 const FleetOptions& fleet, const CommandIo& io);
+                                 const FleetOptions& fleet, const CommandIo& io, const char* prefix);
 
 } // namespace tacho::engine

@@ -16,20 +16,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/cli/fleet_command.h"
 #include "engine/cli/quoted.h"
 #include "engine/cli/secrets.h"
+#include "engine/net/socket_address.h"   // errnoText
 #include "engine/text/number_format.h"
 #include "engine/report/run_file.h"
 
 namespace tacho::engine {
 
 using detail::quoted;
-
-namespace {
-
-std::string errnoText(int code) { return std::strerror(code); }
-
-} // namespace
 
 // ---- numbers ----
 
@@ -175,11 +171,14 @@ std::size_t readStepOptions(std::span<const std::string> args, StepOptions* opti
 {
     const auto separator = std::find(args.begin(), args.end(), std::string("--"));
     OptionReader reader { std::span<const std::string>(args.begin(), separator) };
+    std::vector<std::string> fleetWords;
     while (reader.next()) {
         const std::string name = reader.name;
         if (name == "--help" || name == "-h") {
             options->showHelp = true;
             break;
+        } else if (name == "--agents" || name == "--control") {
+            fleetWords.insert(fleetWords.end(), { name, reader.value() });
         } else if (name == "--json") {
             options->jsonPath = reader.value();
             if (options->jsonPath.empty())
@@ -193,6 +192,7 @@ std::size_t readStepOptions(std::span<const std::string> args, StepOptions* opti
                              + (name.starts_with("-") ? std::string() : " (the workload goes after '--')"));
         }
     }
+    options->fleet = takeRedisBenchmarkFleetOptions(fleetWords);
     return static_cast<std::size_t>(separator - args.begin());
 }
 
@@ -250,6 +250,43 @@ RunResult StepSession::run(const RunConfig& config)
 {
     RunResult result = m_runner.runConfig(config);
     clearProgress();
+    return result;
+}
+
+void StepSession::runOnAgents(const StepWorkload& workload, const FleetOptions& fleet, const StepSettings& settings)
+{
+    m_agentsWorkload = &workload;
+    m_fleet = fleet;
+    m_runner.runElsewhere([this, settings](const RunConfig& config) {
+        return runWordsOnAgents(m_agentsWorkload->wordsFor(config, settings));
+    });
+}
+
+RunResult StepSession::runPreload(const StepWorkload& workload)
+{
+    if (!m_agentsWorkload)
+        return run(*workload.preload);
+    RunResult result = runWordsOnAgents(workload.preloadWords());
+    for (TestResult& test : result.tests)
+        test.name = "PRELOAD";   // as memtierPreloadConfig names it here
+    return result;
+}
+
+RunResult StepSession::runWordsOnAgents(const std::vector<std::string>& words)
+{
+    CommandIo io;
+    io.out = m_io.out;
+    io.err = m_io.err;
+    io.interrupts = m_io.interrupts;
+    FleetStepOutcome step = runStepOnAgents(m_agentsWorkload->dialect, words, m_fleet, io, m_prefix.c_str());
+    RunResult result;
+    if (step.run)
+        result = std::move(*step.run);
+    if (step.status != 0 && result.status != RunStatus::Stopped) {
+        result.status = RunStatus::Failed;
+        if (result.failure.empty())
+            result.failure = "not every agent completed its share (see above)";
+    }
     return result;
 }
 

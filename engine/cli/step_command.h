@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cli/fleet_split.h"
 #include "engine/cli/usage_error.h"
 #include "engine/run/capacity_search.h"
 #include "engine/config/run_config.h"
@@ -34,6 +35,16 @@ struct StepCommandIo {
     const std::atomic<int>* interrupts = nullptr;
 };
 
+// Which settings of a step its words carry (StepWorkload::wordsFor).
+struct StepSettings {
+    bool connections = false;            // and the threads that carry them
+    bool threads = false;
+    bool pipeline = false;
+    bool rate = false;
+    bool duration = false;               // the step's length replaces the workload's -n / --requests
+    bool warmup = false;
+};
+
 // The workload after "--": "redis-benchmark [options] [command…]" or
 // "memtier [options]" ("memtier_benchmark" too).
 struct StepWorkload {
@@ -46,7 +57,17 @@ struct StepWorkload {
     std::optional<RunConfig> preload;    // memtier --preload: fills the key range first
 
     std::string commandLine() const;     // "redis-benchmark -c 10 DEBUG SLEEP 0.001" (passwords hidden)
+    // The dialect's words that run `step` (a step's or a row's configuration
+    // of this workload) on agents, which take words, not a RunConfig: the
+    // settings `which` names set anew, the rest as given. Throws UsageError
+    // for what the dialect's words cannot say (memtier: a warm-up).
+    std::vector<std::string> wordsFor(const RunConfig& step, const StepSettings& which) const;
+    // memtier --preload as words of its own (fleet_split.h: memtierPreloadLine).
+    std::vector<std::string> preloadWords() const;
 };
+
+// Throws UsageError when `words` cannot be divided among `agents` agents.
+void checkWordsOnAgents(const StepWorkload& workload, const std::vector<std::string>& words, int agents);
 
 // Parses the words after "--". Throws UsageError with a message naming the
 // option ("workload: …") on a missing or unknown dialect, on the dialect's
@@ -85,10 +106,11 @@ struct OptionReader {
 struct StepOptions {
     std::string jsonPath;                // --json FILE
     std::string csvPath;                 // --csv FILE
+    FleetOptions fleet;                  // --agents, --control: every step on agents
     bool showHelp = false;               // --help, -h: nothing else read
 };
 
-// Reads the words before "--": --help (then stops), --json and --csv here,
+// Reads the words before "--": --help (then stops), --json, --csv, --agents and --control here,
 // every other option through `own`, which reads its value from the reader
 // and returns false for a name it does not know (a usage error). Returns
 // the index of "--" in args (args.size() when there is none).
@@ -128,6 +150,12 @@ public:
     void clearProgress();
     // Runs `config` as it is, then clears the live line.
     RunResult run(const RunConfig& config);
+    // From now on every run goes to the agents `fleet` names: the workload's
+    // words for it (`settings` set anew), divided among them, their merged
+    // run measured as a run here. `workload` outlives the session.
+    void runOnAgents(const StepWorkload& workload, const FleetOptions& fleet, const StepSettings& settings);
+    // memtier --preload (the workload has one): here, or once across the agents.
+    RunResult runPreload(const StepWorkload& workload);
 
     // "tacho-cli COMMAND: MESSAGE" on standard error.
     void error(const std::string& message) const;
@@ -138,10 +166,15 @@ public:
                       const std::string& sectionJson) const;
 
 private:
+    // The words run on the agents, divided; a failed or stopped run when not every agent completed.
+    RunResult runWordsOnAgents(const std::vector<std::string>& words);
+
     const StepCommandIo& m_io;
     std::string m_prefix;
     RunControllerStepRunner m_runner;
     bool m_progressShown = false;
+    const StepWorkload* m_agentsWorkload = nullptr;   // set: runs go to the agents
+    FleetOptions m_fleet;
 };
 
 } // namespace tacho::engine

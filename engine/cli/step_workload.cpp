@@ -2,9 +2,11 @@
 // a redis-benchmark or memtier command line turned into a RunConfig.
 #include "engine/cli/step_command.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "engine/cli/command_line.h"
+#include "engine/cli/fleet_split.h"
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/quoted.h"
 #include "engine/cli/redis_benchmark_args.h"
@@ -21,6 +23,62 @@ std::string StepWorkload::commandLine() const
     const std::vector<std::string> hidden = withSecretsHidden(dialect, args);
     words.insert(words.end(), hidden.begin(), hidden.end());
     return toShellCommandLine(words);
+}
+
+std::vector<std::string> StepWorkload::wordsFor(const RunConfig& step, const StepSettings& which) const
+{
+    OptionValues set;
+    std::vector<std::string> drop;
+    if (dialect == "redis-benchmark") {
+        if (which.connections)
+            set.push_back({ "-c", std::to_string(step.connections) });
+        if (which.threads || which.connections)
+            set.push_back({ "--threads", std::to_string(step.threads) });
+        if (which.pipeline)
+            set.push_back({ "-P", std::to_string(step.pipeline) });
+        if (which.rate)
+            set.push_back({ "--rate", plainNumber(step.rate) });
+        if (which.duration) {
+            set.push_back({ "--duration", plainNumber(step.durationSeconds) });
+            drop.push_back("-n");
+        }
+        if (which.warmup)
+            set.push_back({ "--warmup", plainNumber(step.warmupSeconds) });
+        return redisBenchmarkLineWith(args, set, drop);
+    }
+    if (which.warmup && step.warmupSeconds > 0)
+        throw UsageError("--warmup: memtier's words have no warm-up for the agents; give --warmup 0 on agents");
+    // memtier: connections = threads x clients.
+    if (which.connections || which.threads) {
+        const int threads = std::max(1, step.threads);
+        const bool even = step.connections % threads == 0;
+        set.push_back({ "--threads", std::to_string(even ? threads : 1) });
+        set.push_back({ "--clients", std::to_string(even ? step.connections / threads : step.connections) });
+    }
+    if (which.pipeline)
+        set.push_back({ "--pipeline", std::to_string(step.pipeline) });
+    if (which.rate) {
+        set.push_back({ "--rate", plainNumber(step.rate) });
+        drop.push_back("--rate-limiting");
+    }
+    if (which.duration) {
+        set.push_back({ "--test-time", plainNumber(step.durationSeconds) });
+        drop.push_back("--requests");
+    }
+    return memtierLineWith(args, set, drop);
+}
+
+std::vector<std::string> StepWorkload::preloadWords() const
+{
+    return memtierPreloadLine(args, parseMemtierArgs(args));
+}
+
+void checkWordsOnAgents(const StepWorkload& workload, const std::vector<std::string>& words, int agents)
+{
+    if (workload.dialect == "redis-benchmark")
+        checkRedisBenchmarkDivisible(words, parseRedisBenchmarkArgs(words, {}), agents);
+    else
+        checkMemtierDivisible(words, parseMemtierArgs(words), agents);
 }
 
 namespace {

@@ -1,7 +1,4 @@
 #include "engine/cli/sweep_command.h"
-#include "engine/cli/fleet_command.h"
-#include "engine/cli/fleet_split.h"
-#include "engine/cli/memtier_args.h"
 #include "engine/cli/shared_options.h"
 #include "engine/text/number_format.h"
 
@@ -40,7 +37,6 @@ struct SweepInvocation {
     std::optional<double> warmup;
     StepOptions files;                   // --json, --csv, --help
     StepWorkload workload;
-    FleetOptions fleet;                  // --agents, --control: every row on agents
 };
 
 std::vector<double> parseList(const std::string& option, const std::string& text, bool integer, double max)
@@ -95,7 +91,6 @@ double parseSecondsOption(const std::string& option, const std::string& text, bo
 SweepInvocation parseSweepArgs(std::span<const std::string> args)
 {
     SweepInvocation inv;
-    std::vector<std::string> fleetWords;
     const std::size_t separator = readStepOptions(args, &inv.files, [&](OptionReader& reader) {
         const std::string& name = reader.name;
         const auto addList = [&](const char* column, bool integer, double max) {
@@ -123,8 +118,6 @@ SweepInvocation parseSweepArgs(std::span<const std::string> args)
             inv.duration = parseSecondsOption(name, reader.value(), false);
         } else if (name == "--warmup") {
             inv.warmup = parseSecondsOption(name, reader.value(), true);
-        } else if (name == "--agents" || name == "--control") {
-            fleetWords.insert(fleetWords.end(), { name, reader.value() });
         } else {
             return false;
         }
@@ -140,60 +133,25 @@ SweepInvocation parseSweepArgs(std::span<const std::string> args)
     inv.workload = stepWorkloadAfter(args, separator);
     if (inv.tlsBoth && !inv.workload.config.endpoint.unixSocket.empty())
         throw UsageError("--tls-both: the workload connects over a Unix socket, which has no TLS");
-    inv.fleet = takeRedisBenchmarkFleetOptions(fleetWords);
-    if (inv.fleet.given) {
-        if (inv.tlsBoth)
-            throw UsageError("--tls-both: not available on agents yet (sweep the TLS rows and the plain ones apart)");
-        if (inv.warmup && inv.workload.dialect == "memtier")
-            throw UsageError("--warmup: memtier's words have no warm-up for the agents; leave it out on agents");
-    }
+    if (inv.files.fleet.given && inv.tlsBoth)
+        throw UsageError("--tls-both: not available on agents yet (sweep the TLS rows and the plain ones apart)");
     return inv;
 }
 
-// What a row runs on agents: the workload's words with the row's settings.
-std::vector<std::string> rowLineOnAgents(const SweepInvocation& inv, const RunConfig& row)
+// The settings a row's words carry on agents: those swept, and the row's length and warm-up when given.
+StepSettings rowSettings(const SweepInvocation& inv)
 {
-    const StepWorkload& w = inv.workload;
     const auto swept = [&](const char* option) {
         return std::any_of(inv.lists.begin(), inv.lists.end(), [&](const SweepList& l) { return l.option == option; });
     };
-    OptionValues set;
-    std::vector<std::string> drop;
-    if (w.dialect == "redis-benchmark") {
-        if (swept("--connections"))
-            set.push_back({ "-c", std::to_string(row.connections) });
-        if (swept("--threads") || swept("--connections"))
-            set.push_back({ "--threads", std::to_string(row.threads) });
-        if (swept("--pipeline"))
-            set.push_back({ "-P", std::to_string(row.pipeline) });
-        if (swept("--rate"))
-            set.push_back({ "--rate", plainNumber(row.rate) });
-        if (inv.duration) {
-            set.push_back({ "--duration", plainNumber(*inv.duration) });
-            drop.push_back("-n");
-        }
-        if (inv.warmup)
-            set.push_back({ "--warmup", plainNumber(*inv.warmup) });
-        return redisBenchmarkLineWith(w.args, set, drop);
-    }
-    // memtier: connections = threads x clients.
-    if (swept("--connections") || swept("--threads")) {
-        const int threads = std::max(1, row.threads);
-        const bool even = row.connections % threads == 0;
-        set.push_back({ "--threads", std::to_string(even ? threads : 1) });
-        set.push_back({ "--clients", std::to_string(even ? row.connections / threads : row.connections) });
-    }
-    if (swept("--pipeline"))
-        set.push_back({ "--pipeline", std::to_string(row.pipeline) });
-    if (swept("--rate")) {
-        set.push_back({ "--rate", plainNumber(row.rate) });
-        drop.push_back("--rate-limiting");
-    }
-    if (inv.duration) {
-        set.push_back({ "--test-time", plainNumber(*inv.duration) });
-        drop.push_back("--requests");
-    }
-    return memtierLineWith(w.args, set, drop);
+    StepSettings which;
+    which.connections = swept("--connections");
+    which.threads = swept("--threads");
+    which.pipeline = swept("--pipeline");
+    which.rate = swept("--rate");
+    which.duration = inv.duration.has_value();
+    which.warmup = inv.warmup.has_value();
+    return which;
 }
 
 // Every combination, the first list varying slowest; TLS (off, on) outermost.
@@ -267,23 +225,6 @@ std::vector<Combination> combinations(const SweepInvocation& inv)
         }
     }
     return out;
-}
-
-// The row's line on agents, parsed and divided once before anything runs:
-// what the agents cannot take is a usage error naming the row.
-std::vector<std::string> checkedLineOnAgents(const SweepInvocation& inv, const Combination& c)
-{
-    std::vector<std::string> line = rowLineOnAgents(inv, c.config);
-    try {
-        const int count = inv.fleet.agentCount;
-        if (inv.workload.dialect == "redis-benchmark")
-            checkRedisBenchmarkDivisible(line, parseRedisBenchmarkArgs(line, {}), count);
-        else
-            checkMemtierDivisible(line, parseMemtierArgs(line), count);
-    } catch (const UsageError& e) {
-        throw UsageError(c.label + " on agents: " + e.what());
-    }
-    return line;
 }
 
 std::string sweepJson(const SweepTable& table, const std::vector<std::optional<std::size_t>>& testIndexes,
@@ -384,8 +325,6 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
     SweepInvocation inv;
     std::vector<Combination> combos;
-    std::vector<std::vector<std::string>> agentLines;   // per combination, on agents
-    std::vector<std::string> preloadLine;                // memtier --preload on agents
     try {
         inv = parseSweepArgs(args);
         if (!inv.files.showHelp) {
@@ -396,14 +335,18 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
                 checkRequestsInFlight(std::uint64_t(c.config.connections), std::uint64_t(c.config.pipeline),
                                       "--connections " + std::to_string(c.config.connections) + " x --pipeline "
                                           + std::to_string(c.config.pipeline) + " (" + c.label + ")");
-                if (inv.fleet.given)
-                    agentLines.push_back(checkedLineOnAgents(inv, c));
+                // On agents: every row's words divided once before anything runs.
+                if (inv.files.fleet.given) {
+                    try {
+                        checkWordsOnAgents(inv.workload, inv.workload.wordsFor(c.config, rowSettings(inv)),
+                                           inv.files.fleet.agentCount);
+                    } catch (const UsageError& e) {
+                        throw UsageError(c.label + " on agents: " + e.what());
+                    }
+                }
             }
-            if (inv.fleet.given && inv.workload.preload) {
-                const MemtierInvocation parsed = parseMemtierArgs(inv.workload.args);
-                preloadLine = memtierPreloadLine(inv.workload.args, parsed);
-                checkMemtierDivisible(preloadLine, parseMemtierArgs(preloadLine), inv.fleet.agentCount);
-            }
+            if (inv.files.fleet.given && inv.workload.preload)
+                checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), inv.files.fleet.agentCount);
         }
     } catch (const UsageError& e) {
         return reportStepUsageError("sweep", e, args, io);
@@ -439,31 +382,11 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
 
     std::optional<std::size_t> preloadIndex;
     // memtier --preload: fill the key range once, before the rows; reported apart.
-    // Rows on agents: each row's line divided among them; the merged run is the row's.
-    CommandIo agentIo;
-    agentIo.out = &out;
-    agentIo.err = &err;
-    agentIo.interrupts = io.interrupts;
-    const auto runOnAgents = [&](const std::vector<std::string>& line) {
-        FleetStepOutcome step = runStepOnAgents(inv.workload.dialect, line, inv.fleet, agentIo);
-        RunResult result;
-        if (step.run) {
-            result = std::move(*step.run);
-            if (file.environment.startedAtUtc.empty())
-                file.environment = result.environment;
-        }
-        if (step.status != 0 && result.status != RunStatus::Stopped) {
-            result.status = RunStatus::Failed;
-            if (result.failure.empty())
-                result.failure = "not every agent completed its share (see above)";
-        }
-        return result;
-    };
+    if (inv.files.fleet.given)
+        session.runOnAgents(inv.workload, inv.files.fleet, rowSettings(inv));
     if (inv.workload.preload) {
         currentLabel = "preload";
-        RunResult preload = inv.fleet.given ? runOnAgents(preloadLine) : session.run(*inv.workload.preload);
-        for (TestResult& test : preload.tests)
-            test.name = "PRELOAD";
+        RunResult preload = session.runPreload(inv.workload);
         for (TestResult& test : preload.tests) {
             preloadIndex = file.tests.size();
             err << "preload: " << test.requests << " keys written in " << fixed(test.seconds, 2) << " s"
@@ -486,7 +409,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             break;
         }
         currentLabel = combo.label;
-        RunResult result = inv.fleet.given ? runOnAgents(agentLines[n]) : session.run(combo.config);
+        RunResult result = session.run(combo.config);
         if (result.tests.empty()) {
             SweepRow row;
             row.settings = combo.cells;
@@ -526,15 +449,14 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     if (!inv.files.csvPath.empty() && !session.writeFile(inv.files.csvPath, sweepTableCsv(table)))
         status = 1;
     if (!inv.files.jsonPath.empty()) {
-        if (!inv.fleet.given)
-            file.environment = runner.environment();
+        file.environment = runner.environment();
         file.status = status != 0 ? RunStatus::Failed : stopped ? RunStatus::Stopped : RunStatus::Completed;
         if (status != 0)
             file.failure = "a row failed";
         for (const TestResult& test : file.tests)
             file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
         if (!session.writeRunFile(inv.files.jsonPath, file, "sweep",
-                                  sweepJson(table, testIndexes, inv.workload, preloadIndex, inv.fleet)))
+                                  sweepJson(table, testIndexes, inv.workload, preloadIndex, inv.files.fleet)))
             status = 1;
     }
     return status;

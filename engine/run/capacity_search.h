@@ -244,6 +244,10 @@ public:
     CapacityMeasurement runStep(double setting, int attempt) override;
     // Runs `config` as it is on a fresh controller, honouring stop requests.
     RunResult runConfig(const RunConfig& config);
+    // Every run from now on goes to `run` instead of a controller here (a
+    // series on agents); its result is measured as a local run's. `run`
+    // stops on its own signal: requestStop only keeps later runs from starting.
+    void runElsewhere(std::function<RunResult(const RunConfig&)> run) { m_runElsewhere = std::move(run); }
 
     // The test of every step run so far, in order, named after its setting
     // ("rate 400/s", "rate 400/s (attempt 2)"); the measurements share them.
@@ -272,6 +276,7 @@ private:
     std::vector<std::shared_ptr<TestResult>> m_stepTests;
     // Every controller lives as long as the runner, so a signal handler
     // holding m_current never reaches a destroyed one.
+    std::function<RunResult(const RunConfig&)> m_runElsewhere;
     std::deque<std::unique_ptr<RunController>> m_controllers;
     std::atomic<RunController*> m_current { nullptr };
     std::atomic<bool> m_stop { false };

@@ -321,6 +321,44 @@ private slots:
         QCOMPARE(target.commandStatsCalls().value("set"), quint64(0));
     }
 
+    // tacho-cli capacity … --agents: every step's words divided among the
+    // agents, the merged run measured as a step here; the steps' requests are
+    // what the target counted.
+    void capacityStepsOnAgents()
+    {
+        Fleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        RedisServer& target = fleet.target;
+        const QString ctl = controlUri(fleet.control());
+        const QString json = m_dir.filePath("capacity-agents.json");
+        CliResult run = runCli({ "capacity", "--dimension", "connections", "--from", "3", "--to", "6",
+                                 "--step-seconds", "1", "--warmup", "0", "--objective", "avg<=10s", "--attempts", "1",
+                                 "--agents", "3", "--control", ctl, "--json", json, "--", "redis-benchmark", "-p",
+                                 fleet.targetPort(), "-t", "set", "-q" },
+                               kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const QJsonObject file = readRunFileJson(json);
+        const QJsonArray tests = file["tests"].toArray();
+        QCOMPARE(tests.size(), 2);   // 3 connections, then 6: the objective held at the top
+        qint64 requests = 0;
+        for (int i = 0; i < tests.size(); ++i) {
+            QVERIFY(testRequests(file, i) > 0);
+            requests += testRequests(file, i);
+        }
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(requests));
+        QVERIFY2(run.err.contains("Running on 3 agents"), run.err.constData());
+        QCOMPARE(file["capacity"].toObject()["steps"].toArray().size(), 2);
+
+        // memtier's words have no warm-up: said before anything runs.
+        run = runCli({ "capacity", "--from", "3", "--to", "6", "--dimension", "connections", "--agents", "3",
+                       "--control", ctl, "--", "memtier", "-p", fleet.targetPort() },
+                     kRunMs);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--warmup 0"), run.err.constData());
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(requests));
+    }
+
     // memtier's own outputs, as for a run on one machine, written by the
     // coordinator from the merged runs; the clean-up once, at the end.
     void memtierOutputsFromTheMergedRuns()
@@ -388,19 +426,29 @@ private slots:
         QCOMPARE(target.commandString({ "GET", "fleet:stdin" }).value_or(QString()).toUtf8(), value);
 
         const QString json = m_dir.filePath("loop.json");
-        BackgroundCli loop({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-r", "1000", "-c", "3", "-l",
-                             "-q", "--cleanup", "--agents", "3", "--control", ctl, "--json", json });
-        QVERIFY(loop.waitUntil([&] { return target.commandStatsCalls().value("set") > 3000; }, kRunMs));
+        BackgroundCli loop({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-r", "1000", "-c", "3", "-n",
+                             "3000", "-l", "-q", "--cleanup", "--agents", "3", "--control", ctl, "--json", json });
+        // Passes of 1000 per agent: several of them before the stop.
+        QVERIFY(loop.waitUntil([&] { return target.commandStatsCalls().value("set") > 6000; }, kRunMs));
         QCOMPARE(::kill(pid_t(loop.pid()), SIGINT), 0);
         const CliResult run = loop.finish(kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "b", "c" }));
-        // Every pass of the loop, merged, as the target counted them.
-        qint64 looped = 0;
-        for (const QJsonValue& test : file["tests"].toArray())
-            looped += test.toObject()["requests"].toInteger();
-        QCOMPARE(quint64(looped) + 30, target.commandStatsCalls().value("set"));
+        // -l keeps each agent's latest pass (as on one machine: a long loop
+        // stays bounded), merged; every pass was streamed as it ran, and the
+        // streamed intervals hold every request the target counted.
+        const QJsonArray tests = file["tests"].toArray();
+        QCOMPARE(tests.size(), 1);
+        qint64 latest = 0, streamed = 0;
+        for (const QJsonValue& source : file["sources"].toArray())
+            latest += source.toObject()["requests"].toInteger();
+        for (const QJsonValue& agent : file["fleet"].toObject()["agents"].toArray())
+            streamed += agent.toObject()["intervals"].toObject()["requests"].toInteger();
+        QCOMPARE(testRequests(file, 0), latest);
+        QVERIFY2(latest > 0 && latest <= 3000 && latest < streamed,
+                 qPrintable(QString("%1 of %2").arg(latest).arg(streamed)));
+        QCOMPARE(quint64(streamed) + 30, target.commandStatsCalls().value("set"));
         // The loop's keys went; the key it did not write stayed.
         QCOMPARE(target.dbSize(), 1);
         QVERIFY(file.contains("cleanup"));
