@@ -281,6 +281,19 @@ std::string progressLine(const IntervalMerger::Second& second, const std::vector
     return line + ")";
 }
 
+FleetSecondRates secondRates(const IntervalMerger::Second& second, const std::vector<std::string>& names)
+{
+    FleetSecondRates rates { second.testName, std::int64_t(second.key.second), 0, {} };
+    for (const std::string& name : names) {
+        const auto share = second.agents.find(name);
+        if (share == second.agents.end())
+            continue;
+        rates.agents.emplace_back(name, share->second.perSecond());
+        rates.total += rates.agents.back().second;
+    }
+    return rates;
+}
+
 // A line ready to run on agents: what the dialects give the common part.
 struct FleetPlan {
     std::string dialect;                           // the agents' command
@@ -394,9 +407,12 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         return done;
     };
     const auto showProgress = [&](const std::set<std::string>& done) {
-        for (const IntervalMerger::Second* second : streamed.takeReady(done))
+        for (const IntervalMerger::Second* second : streamed.takeReady(done)) {
             if (!plan.quiet)
                 err << progressLine(*second, names) << "\n" << std::flush;
+            if (io.onFleetSecond)
+                io.onFleetSecond(secondRates(*second, names));
+        }
     };
     ControlOutage outage;
     while (taken.size() + lost.size() < agents.size()) {

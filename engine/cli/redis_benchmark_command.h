@@ -3,14 +3,26 @@
 // formats, write the run file. Returns the process exit status
 // (0 completed or stopped, 1 run failed, 2 usage error).
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tacho::engine {
 
 class RunController;
+
+// One second of a run on agents, merged once every agent has gone past it:
+// each agent's requests per second over the interval it measured, and their sum.
+struct FleetSecondRates {
+    std::string test;
+    std::int64_t second = 0;                               // of the test
+    double total = 0;                                      // requests/s, the agents summed
+    std::vector<std::pair<std::string, double>> agents;    // in the order of the shares; absent: not there
+};
 
 struct CommandIo {
     std::ostream* out = nullptr;
@@ -22,6 +34,8 @@ struct CommandIo {
     // The count of stop signals (Ctrl+C, SIGTERM, SIGHUP) received so far,
     // for what has no controller to stop: a run on agents (issue 21).
     const std::atomic<int>* interrupts = nullptr;
+    // A run on agents: each merged second (on the coordinator's thread), for live charts.
+    std::function<void(const FleetSecondRates&)> onFleetSecond;
 };
 
 // Declared after a command's controller(s): calls io.onController(nullptr)

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "ui/agents/agent_rates_chart.h"
 #include "ui/agents/agents_page.h"
 #include "ui/history/history_model.h"
 #include "ui/model/workload_settings.h"
@@ -115,6 +116,22 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(page->log().contains(QLatin1String("Done;")) || page->log().contains(QLatin1String("Ended")), kRunMs);
         QVERIFY2(page->log().contains(QLatin1String("Done;")), qPrintable(page->log()));
         QVERIFY2(page->log().contains(QLatin1String("Running on 3 agents (a, b, c)")), qPrintable(page->log()));
+
+        // The live chart: a line for all agents and one for each, a point a
+        // second; each second's total is the agents' rates summed.
+        AgentRatesChart* rates = page->ratesChart();
+        QCOMPARE(rates->lineNames(), (QStringList { "all agents", "a", "b", "c" }));
+        const QList<QPointF> all = rates->points(QStringLiteral("all agents"));
+        QVERIFY2(all.size() >= 2, qPrintable(QString::number(all.size())));   // SET's seconds, then GET's
+        for (int i = 0; i < all.size(); ++i) {
+            double sum = 0;
+            for (const char* agent : { "a", "b", "c" })
+                for (const QPointF& p : rates->points(QLatin1String(agent)))
+                    if (p.x() == all[i].x())
+                        sum += p.y();
+            QVERIFY2(all[i].y() > 0 && qAbs(sum - all[i].y()) <= 1e-6 * all[i].y(),
+                     qPrintable(QStringLiteral("second %1: %2 vs %3").arg(i).arg(sum).arg(all[i].y())));
+        }
 
         // What the target saw is exactly what the form asked for.
         QCOMPARE(target.commandStatsCalls().value(QStringLiteral("set")), 3001u);

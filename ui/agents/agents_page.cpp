@@ -1,4 +1,5 @@
 #include "ui/agents/agents_page.h"
+#include "ui/agents/agent_rates_chart.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -9,6 +10,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -56,11 +58,13 @@ AgentsPage::AgentsPage(FleetBridge* bridge, QWidget* parent) : QWidget(parent), 
     m_run->setToolTip(tr("The Run page's workload, divided so that the totals are what it asks for "
                          "(requests, connections and --rate split across the agents)"));
     m_stop = new QPushButton(tr("Stop"), this);
+    m_rates = new AgentRatesChart(this);
     m_log = new QPlainTextEdit(this);
     m_log->setAccessibleName(tr("Coordinator output"));
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setMaximumBlockCount(2000);
+    m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 4);
     m_log->setPlaceholderText(tr("What the coordinator prints during a run on agents appears here."));
 
     auto* top = new QHBoxLayout;
@@ -76,9 +80,16 @@ AgentsPage::AgentsPage(FleetBridge* bridge, QWidget* parent) : QWidget(parent), 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_status);
-    layout->addWidget(m_table, 2);
+    layout->addWidget(m_table, 1);
     layout->addLayout(actions);
-    layout->addWidget(m_log, 1);
+    // The chart and the coordinator's lines share what is left, as the person drags it.
+    auto* below = new QSplitter(Qt::Vertical, this);
+    below->setChildrenCollapsible(false);
+    below->addWidget(m_rates);
+    below->addWidget(m_log);
+    below->setStretchFactor(0, 3);
+    below->setStretchFactor(1, 2);
+    layout->addWidget(below, 3);
 
     connect(m_connect, &QPushButton::clicked, this, [this] {
         QString error;
@@ -91,6 +102,10 @@ AgentsPage::AgentsPage(FleetBridge* bridge, QWidget* parent) : QWidget(parent), 
     connect(m_bridge, &FleetBridge::agentsListed, this, &AgentsPage::showAgents);
     connect(m_bridge, &FleetBridge::runOutput, this, &AgentsPage::appendLine);
     connect(m_bridge, &FleetBridge::runFinished, this, &AgentsPage::finished);
+    connect(m_bridge, &FleetBridge::runSecond, m_rates,
+            [this](const QString& test, qint64, double total, const QStringList& agents, const QVector<double>& rates) {
+                m_rates->addSecond(test, total, agents, rates);
+            });
     updateActions();
 }
 
@@ -163,6 +178,7 @@ void AgentsPage::appendLine(const QString& line)
 void AgentsPage::runStarted()
 {
     m_log->clear();
+    m_rates->clear();
     appendLine(m_count->value() == 1 ? tr("Starting on 1 agent…") : tr("Starting on %1 agents…").arg(m_count->value()));
     updateActions();
 }

@@ -2,7 +2,8 @@
 // The Agents page (issue 21): the load machines waiting on a control server —
 // name, host, version, cores, clock offset, last heartbeat, idle or busy —
 // refreshed every two seconds, and "Run on agents": the Run page's workload
-// divided over the chosen number of agents, its coordinator's lines below.
+// divided over the chosen number of agents, its requests per second live
+// (all agents and each) and its coordinator's lines below.
 #include <QVector>
 #include <QWidget>
 
@@ -17,6 +18,8 @@ class QTableWidget;
 
 namespace tacho::ui {
 
+class AgentRatesChart;
+
 class AgentsPage : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +32,7 @@ public:
     void setAgentsToUse(int count);
     QString log() const;
     QString statusText() const;
+    AgentRatesChart* ratesChart() const { return m_rates; }
 
 Q_SIGNALS:
     // "Run on agents": the window starts the Run page's workload on `agents` agents.
@@ -52,6 +56,7 @@ private:
     QSpinBox* m_count;
     QPushButton* m_run;
     QPushButton* m_stop;
+    AgentRatesChart* m_rates;
     QPlainTextEdit* m_log;
     QVector<AgentRow> m_agents;
     bool m_watching = false;

@@ -214,6 +214,18 @@ bool FleetBridge::startRun(const QStringList& words, int agents, const QString& 
             io.out = &out;
             io.err = &err;
             io.interrupts = &m_interrupts;
+            io.onFleetSecond = [this](const engine::FleetSecondRates& second) {
+                QStringList names;
+                QVector<double> rates;
+                for (const auto& [name, rate] : second.agents) {
+                    names << QString::fromStdString(name);
+                    rates << rate;
+                }
+                QMetaObject::invokeMethod(this, [this, test = QString::fromStdString(second.test), at = second.second,
+                                                 total = second.total, names, rates] {
+                    Q_EMIT runSecond(test, at, total, names, rates);
+                }, Qt::QueuedConnection);
+            };
             status = memtier ? engine::runMemtierCommand(args, io) : engine::runRedisBenchmarkCommand(args, io);
         }
         QMetaObject::invokeMethod(this, [this, status, runFile] {

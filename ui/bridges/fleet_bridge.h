@@ -57,6 +57,10 @@ Q_SIGNALS:
     void runOutput(const QString& line);
     // exitStatus as tacho-cli's: 0 every agent completed, 1 a failure, 2 a usage error.
     void runFinished(int exitStatus, const QString& runFile);
+    // Each second of the run once every agent has gone past it: each agent's
+    // requests per second (`agents` and `rates` in step) and their sum.
+    void runSecond(const QString& test, qint64 second, double total, const QStringList& agents,
+                   const QVector<double>& rates);
 
 private:
     void listLoop();
