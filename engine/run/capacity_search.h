@@ -265,6 +265,8 @@ public:
     bool stopRequested() const { return m_stop.load(); }
 
 private:
+    RunResult runOnController(const RunConfig& config);   // a fresh controller here
+
     RunConfig m_base;
     CapacityDimension m_dimension;
     double m_stepSeconds;

@@ -87,17 +87,19 @@ RunResult RunControllerStepRunner::runConfig(const RunConfig& config)
         stopped.status = RunStatus::Stopped;
         return stopped;
     }
-    if (m_runElsewhere) {
-        RunResult result = m_runElsewhere(config);
-        // The step's name (its setting), as a run here would have it.
-        if (!result.tests.empty() && !config.tests.empty())
-            result.tests.front().name = config.tests.front().name;
-        if (!m_hasEnvironment) {
-            m_environment = result.environment;
-            m_hasEnvironment = !result.environment.serverInfo.empty();
-        }
-        return result;
+    RunResult result = m_runElsewhere ? m_runElsewhere(config) : runOnController(config);
+    // The step's name (its setting), as a run here has it.
+    if (!result.tests.empty() && !config.tests.empty())
+        result.tests.front().name = config.tests.front().name;
+    if (!m_hasEnvironment) {
+        m_environment = result.environment;
+        m_hasEnvironment = !result.environment.serverInfo.empty();
     }
+    return result;
+}
+
+RunResult RunControllerStepRunner::runOnController(const RunConfig& config)
+{
     m_controllers.push_back(std::make_unique<RunController>(config));
     RunController* controller = m_controllers.back().get();
     if (m_onSnapshot)
@@ -108,12 +110,7 @@ RunResult RunControllerStepRunner::runConfig(const RunConfig& config)
         controller->requestCancel();
     else if (m_stop.load())
         controller->requestStop();
-    RunResult result = controller->run();
-    if (!m_hasEnvironment) {
-        m_environment = result.environment;
-        m_hasEnvironment = !result.environment.serverInfo.empty();
-    }
-    return result;
+    return controller->run();
 }
 
 std::vector<TestResult> RunControllerStepRunner::takeStepTests()
