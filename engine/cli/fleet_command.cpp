@@ -663,8 +663,7 @@ int runMemtierOnAgents(const std::vector<std::string>& args, const FleetOptions&
         fill.printResult = [&](LoadedRun& merged, const std::string&) {
             preload = std::move(merged.run);
             for (TestResult& test : preload->tests) {
-                test.name = "PRELOAD";   // as memtierPreloadConfig names it on one machine
-                test.commandStatName = "set";
+                nameAsMemtierPreload(test);
                 preloadEnd = parseUtcTimestamp(preload->environment.startedAtUtc).value_or(0) + test.seconds;
             }
             return 0;

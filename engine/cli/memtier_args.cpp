@@ -24,6 +24,8 @@ constexpr std::uint64_t kMaxConnections = 100000;     // threads × clients
 constexpr std::uint64_t kMaxThreads = 256;
 constexpr std::uint64_t kMaxPipeline = 100000;
 constexpr std::uint64_t kMaxValueSize = 512ull * 1024 * 1024;
+constexpr const char* kPreloadTestName = "PRELOAD";
+constexpr const char* kPreloadStatName = "set";
 constexpr std::uint64_t kMaxKey = 1000000000000000000ull;   // 10^18: keeps maximum + 1 exact
 constexpr std::uint64_t kDefaultSeed = 0x6d656d74696572ull;   // "memtier": reproducible by default
 
@@ -638,6 +640,12 @@ MemtierInvocation parseMemtierArgs(std::span<const std::string> args)
     return inv;
 }
 
+void nameAsMemtierPreload(TestResult& test)
+{
+    test.name = kPreloadTestName;
+    test.commandStatName = kPreloadStatName;
+}
+
 RunConfig memtierPreloadConfig(const MemtierInvocation& inv)
 {
     RunConfig config = inv.config;
@@ -658,8 +666,8 @@ RunConfig memtierPreloadConfig(const MemtierInvocation& inv)
     config.rampStepSeconds = 0;
     config.pipeline = std::max<int>(config.pipeline, static_cast<int>(inv.preloadPipeline));
     TestSpec preload;
-    preload.name = "PRELOAD";
-    preload.commandStatName = "set";
+    preload.name = kPreloadTestName;
+    preload.commandStatName = kPreloadStatName;
     preload.generator = std::make_shared<const MemtierGeneratorFactory>(fill);
     config.tests = { preload };
     return config;

@@ -19,6 +19,7 @@
 #include "engine/cli/usage_error.h"
 #include "engine/config/run_config.h"
 #include "engine/report/live_metrics.h"
+#include "engine/run/run_result.h"
 #include "engine/workload/memtier_workload.h"
 
 namespace tacho::engine {
@@ -119,6 +120,9 @@ void applyMemtierInputFiles(MemtierInvocation& inv, bool dataSizeGiven);
 // The preload run of --preload: every key of the range SET once (P:P,
 // allkeys), at least --preload-pipeline deep, no time limit, rate or ramp.
 RunConfig memtierPreloadConfig(const MemtierInvocation& inv);
+// Names a test as memtierPreloadConfig names its one ("PRELOAD", counted as
+// the server's "set"): a preload merged from agents reads as one run here.
+void nameAsMemtierPreload(TestResult& test);
 
 // What memtier prints as "Requests per client": -n as given, or for
 // -n allkeys the most keys any connection writes (P slices differ by at

@@ -268,7 +268,7 @@ RunResult StepSession::runPreload(const StepWorkload& workload)
         return run(*workload.preload);
     RunResult result = runWordsOnAgents(workload.preloadWords());
     for (TestResult& test : result.tests)
-        test.name = "PRELOAD";   // as memtierPreloadConfig names it here
+        nameAsMemtierPreload(test);
     return result;
 }
 
