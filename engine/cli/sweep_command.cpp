@@ -325,8 +325,10 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
 {
     SweepInvocation inv;
     std::vector<Combination> combos;
+    StepSettings onAgents;   // what a row's words carry on agents
     try {
         inv = parseSweepArgs(args);
+        onAgents = rowSettings(inv);
         if (!inv.files.showHelp) {
             combos = combinations(inv);
             for (const Combination& c : combos) {
@@ -338,7 +340,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
                 // On agents: every row's words divided once before anything runs.
                 if (inv.files.fleet.given) {
                     try {
-                        checkWordsOnAgents(inv.workload, inv.workload.wordsFor(c.config, rowSettings(inv)),
+                        checkWordsOnAgents(inv.workload, inv.workload.wordsFor(c.config, onAgents),
                                            inv.files.fleet.agentCount);
                     } catch (const UsageError& e) {
                         throw UsageError(c.label + " on agents: " + e.what());
@@ -383,7 +385,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
     std::optional<std::size_t> preloadIndex;
     // memtier --preload: fill the key range once, before the rows; reported apart.
     if (inv.files.fleet.given)
-        session.runOnAgents(inv.workload, inv.files.fleet, rowSettings(inv));
+        session.runOnAgents(inv.workload, inv.files.fleet, onAgents);
     if (inv.workload.preload) {
         currentLabel = "preload";
         RunResult preload = session.runPreload(inv.workload);
