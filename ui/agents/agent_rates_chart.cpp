@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/widgets/chart_theme.h"
+
 namespace tacho::ui {
 
 namespace {
@@ -50,8 +52,7 @@ void AgentRatesChart::changeEvent(QEvent* event)
 
 void AgentRatesChart::applyTheme()
 {
-    const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart()->setTheme(hasDarkPalette(*this) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     // The theme resets the pens: the sum stays the thick line.
     for (QLineSeries* series : m_lines)
         if (series->name() == allAgents()) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/widgets/chart_theme.h"
 #include "ui/widgets/command_colors.h"
 
 namespace tacho::ui {
@@ -22,7 +23,7 @@ constexpr double kMinLogMs = 0.001;   // a log axis cannot show 0
 CapacityCurveWidget::CapacityCurveWidget(QWidget* parent) : ZoomableChartView(parent)
 {
     auto* chart = new QChart;
-    chart->setTheme(palette().color(QPalette::Window).lightness() < 128 ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTheme(hasDarkPalette(*this) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     chart->setTitle(tr("Throughput vs latency, per step"));
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);

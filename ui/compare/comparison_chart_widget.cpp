@@ -15,6 +15,7 @@
 #include <iterator>
 
 #include "ui/widgets/chart_image.h"
+#include "ui/widgets/chart_theme.h"
 #include "ui/widgets/command_colors.h"
 
 namespace tacho::ui {
@@ -178,7 +179,7 @@ void ComparisonChartWidget::setCharts(const engine::ComparisonCharts& charts)
     fitLegend();
 }
 
-bool ComparisonChartWidget::dark() const { return palette().color(QPalette::Window).lightness() < 128; }
+bool ComparisonChartWidget::dark() const { return hasDarkPalette(*this); }
 
 bool ComparisonChartWidget::legendShown() const
 {

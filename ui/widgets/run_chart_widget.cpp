@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "ui/widgets/chart_image.h"
+#include "ui/widgets/chart_theme.h"
 #include "ui/widgets/command_colors.h"
 #include "ui/widgets/telemetry_series.h"
 
@@ -524,7 +525,7 @@ struct RunChartWidget::Content {
 RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     : ZoomableChartView(parent), m_kind(kind)
 {
-    m_options.dark = palette().color(QPalette::Window).lightness() < 128;
+    m_options.dark = hasDarkPalette(*this);
     m_content = std::make_shared<Content>(kind, m_options.dark);
     setChart(m_content->chart);   // the view owns the chart
     // The view paints its whole area in one fill: opaque, so a redraw does
