@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/report/json_writer.h"
+#include "engine/report/run_figures.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/report/telemetry_json.h"
 #include "engine/workload/request_generator.h"
@@ -150,6 +151,145 @@ void writeLatencySummary(JsonWriter& w, const char* key, const LatencyHistogram&
     w.endObject();
 }
 
+// The whole run's figures (run_figures.h), so that every reader of the file
+// quotes the same p99 for "the run" as the workbench does.
+void writeAllTests(JsonWriter& w, const StatedFigures& f)
+{
+    w.beginObject();
+    w.field("requests", f.requests.value_or(0));
+    w.field("errors", f.errors.value_or(0));
+    w.field("requestsPerSecond", f.opsPerSec.value_or(0));
+    w.field("kbPerSecond", f.kbPerSec.value_or(0));
+    if (f.p50Ms) {
+        w.key("latencyMs").beginObject();
+        w.field("avg", f.avgMs.value_or(0));
+        w.field("min", f.minMs.value_or(0));
+        w.field("p50", *f.p50Ms);
+        w.field("p95", f.p95Ms.value_or(0));
+        w.field("p99", f.p99Ms.value_or(0));
+        w.field("p999", f.p999Ms.value_or(0));
+        w.field("max", f.maxMs.value_or(0));
+        w.endObject();
+    }
+    w.endObject();
+}
+
+// Each command of the test's mix, with its own summary and histogram.
+void writeCommands(JsonWriter& w, const TestResult& t)
+{
+    w.key("commands").beginArray();
+    for (const CommandResult& command : t.commands) {
+        w.beginObject();
+        w.field("name", command.name);
+        w.field("requests", command.requests);
+        w.field("errors", command.errors);
+        w.field("hits", command.hits);
+        w.field("misses", command.misses);
+        w.field("bytesSent", command.bytesSent);
+        w.field("bytesReceived", command.bytesReceived);
+        writeLatencySummary(w, "latencyMs", command.latency);
+        w.field("histogram", command.latency.toCompressedBase64());
+        if (t.targetRate > 0)
+            writeLatencySummary(w, "uncorrectedLatencyMs", command.uncorrectedLatency);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+// Cluster runs: per node, and how the topology was followed.
+void writeCluster(JsonWriter& w, const TestResult& t)
+{
+    if (!t.nodes.empty()) {   // cluster runs
+        w.field("moved", t.moved);
+        w.field("asked", t.asked);
+        w.field("retried", t.retried);
+        w.field("topologyRefreshes", t.topologyRefreshes);
+        w.field("redirectFailures", t.redirectFailures);
+        w.key("nodes").beginArray();
+        for (const NodeResult& node : t.nodes) {
+            w.beginObject();
+            w.field("address", node.address);
+            w.field("requests", node.requests);
+            w.field("errors", node.errors);
+            writeLatencySummary(w, "latencyMs", node.latency);
+            w.endObject();
+        }
+        w.endArray();
+    }
+
+    // Cluster: every node the test talked to and where its address came from
+    // (redirects may point anywhere), and any wait for the cluster to be ready.
+    if (!t.clusterNodes.empty()) {
+        w.key("clusterNodes").beginArray();
+        for (const ClusterContact& node : t.clusterNodes) {
+            w.beginObject();
+            w.field("address", node.address);
+            w.field("source", node.source);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (!t.clusterWait.empty())
+        w.field("clusterWait", t.clusterWait);
+}
+
+void writeIntervals(JsonWriter& w, const std::vector<IntervalPoint>& intervals)
+{
+    w.key("intervals").beginArray();
+    for (const IntervalPoint& p : intervals) {
+        w.beginObject();
+        w.field("start", p.startSeconds);
+        w.field("end", p.endSeconds);
+        w.field("requests", p.requests);
+        w.field("errors", p.errors);
+        w.field("hits", p.hits);
+        w.field("misses", p.misses);
+        w.field("bytesSent", p.bytesSent);
+        w.field("bytesReceived", p.bytesReceived);
+        w.field("reconnects", p.reconnects);
+        w.field("connectErrors", p.connectErrors);
+        w.field("unanswered", p.unanswered);
+        w.field("redirects", p.redirects);
+        w.field("connections", p.connections);
+        w.field("p50Ms", ms(p.p50));
+        w.field("p99Ms", ms(p.p99));
+        w.field("p999Ms", ms(p.p999));
+        w.field("maxMs", ms(p.max));
+        w.field("avgMs", p.mean / kNsPerMs);
+        if (p.commands.size() > 1) {
+            w.key("commands").beginArray();
+            for (const CommandInterval& c : p.commands) {
+                w.beginObject();
+                w.field("requests", c.requests);
+                w.field("errors", c.errors);
+                w.field("p50Ms", ms(c.p50));
+                w.field("p99Ms", ms(c.p99));
+                w.field("avgMs", c.mean / kNsPerMs);
+                w.endObject();
+            }
+            w.endArray();
+        }
+        w.endObject();
+    }
+    w.endArray();
+}
+
+void writeCrossCheck(JsonWriter& w, const ServerCrossCheck& c)
+{
+    w.key("crossCheck").beginObject();
+    w.field("available", c.available);
+    if (!c.available)
+        w.field("unavailable", c.unavailable);
+    w.field("command", c.command);
+    w.field("serverCalls", c.serverCalls);
+    w.field("serverRejectedCalls", c.serverRejectedCalls);
+    w.field("serverFailedCalls", c.serverFailedCalls);
+    w.field("tachoCalls", c.tachoCalls);
+    w.field("clientRequests", c.clientRequests);
+    w.field("agrees", c.agrees());
+    w.endObject();
+}
+
 void writeTest(JsonWriter& w, const TestResult& t)
 {
     w.beginObject();
@@ -198,112 +338,16 @@ void writeTest(JsonWriter& w, const TestResult& t)
     w.field("histogram", h.toCompressedBase64());
     w.field("histogramUnit", "us");
 
-    w.key("commands").beginArray();
-    for (const CommandResult& command : t.commands) {
-        w.beginObject();
-        w.field("name", command.name);
-        w.field("requests", command.requests);
-        w.field("errors", command.errors);
-        w.field("hits", command.hits);
-        w.field("misses", command.misses);
-        w.field("bytesSent", command.bytesSent);
-        w.field("bytesReceived", command.bytesReceived);
-        writeLatencySummary(w, "latencyMs", command.latency);
-        w.field("histogram", command.latency.toCompressedBase64());
-        if (t.targetRate > 0)
-            writeLatencySummary(w, "uncorrectedLatencyMs", command.uncorrectedLatency);
-        w.endObject();
-    }
-    w.endArray();
+    writeCommands(w, t);
 
     if (t.scanKeys > 0 || t.scanPasses > 0) {   // SCAN iteration
         w.field("scanKeys", t.scanKeys);
         w.field("scanPasses", t.scanPasses);
     }
-    if (!t.nodes.empty()) {   // cluster runs
-        w.field("moved", t.moved);
-        w.field("asked", t.asked);
-        w.field("retried", t.retried);
-        w.field("topologyRefreshes", t.topologyRefreshes);
-        w.field("redirectFailures", t.redirectFailures);
-        w.key("nodes").beginArray();
-        for (const NodeResult& node : t.nodes) {
-            w.beginObject();
-            w.field("address", node.address);
-            w.field("requests", node.requests);
-            w.field("errors", node.errors);
-            writeLatencySummary(w, "latencyMs", node.latency);
-            w.endObject();
-        }
-        w.endArray();
-    }
+    writeCluster(w, t);
+    writeIntervals(w, t.intervals);
 
-    // Cluster: every node the test talked to and where its address came from
-    // (redirects may point anywhere), and any wait for the cluster to be ready.
-    if (!t.clusterNodes.empty()) {
-        w.key("clusterNodes").beginArray();
-        for (const ClusterContact& node : t.clusterNodes) {
-            w.beginObject();
-            w.field("address", node.address);
-            w.field("source", node.source);
-            w.endObject();
-        }
-        w.endArray();
-    }
-    if (!t.clusterWait.empty())
-        w.field("clusterWait", t.clusterWait);
-
-    w.key("intervals").beginArray();
-    for (const IntervalPoint& p : t.intervals) {
-        w.beginObject();
-        w.field("start", p.startSeconds);
-        w.field("end", p.endSeconds);
-        w.field("requests", p.requests);
-        w.field("errors", p.errors);
-        w.field("hits", p.hits);
-        w.field("misses", p.misses);
-        w.field("bytesSent", p.bytesSent);
-        w.field("bytesReceived", p.bytesReceived);
-        w.field("reconnects", p.reconnects);
-        w.field("connectErrors", p.connectErrors);
-        w.field("unanswered", p.unanswered);
-        w.field("redirects", p.redirects);
-        w.field("connections", p.connections);
-        w.field("p50Ms", ms(p.p50));
-        w.field("p99Ms", ms(p.p99));
-        w.field("p999Ms", ms(p.p999));
-        w.field("maxMs", ms(p.max));
-        w.field("avgMs", p.mean / kNsPerMs);
-        if (p.commands.size() > 1) {
-            w.key("commands").beginArray();
-            for (const CommandInterval& c : p.commands) {
-                w.beginObject();
-                w.field("requests", c.requests);
-                w.field("errors", c.errors);
-                w.field("p50Ms", ms(c.p50));
-                w.field("p99Ms", ms(c.p99));
-                w.field("avgMs", c.mean / kNsPerMs);
-                w.endObject();
-            }
-            w.endArray();
-        }
-        w.endObject();
-    }
-    w.endArray();
-
-    const ServerCrossCheck& c = t.crossCheck;
-    w.key("crossCheck").beginObject();
-    w.field("available", c.available);
-    if (!c.available)
-        w.field("unavailable", c.unavailable);
-    w.field("command", c.command);
-    w.field("serverCalls", c.serverCalls);
-    w.field("serverRejectedCalls", c.serverRejectedCalls);
-    w.field("serverFailedCalls", c.serverFailedCalls);
-    w.field("tachoCalls", c.tachoCalls);
-    w.field("clientRequests", c.clientRequests);
-    w.field("agrees", c.agrees());
-    w.endObject();
+    writeCrossCheck(w, t.crossCheck);
     if (t.telemetry.recorded()) {
         w.key("telemetry");
         writeTelemetryJson(w, t.telemetry);
@@ -370,6 +414,8 @@ std::string runResultToJson(const RunResult& result)
     for (const TestResult& t : result.tests)
         writeTest(w, t);
     w.endArray();
+    w.key("allTests");
+    writeAllTests(w, wholeRunFigures(result));
     if (result.cleanup) {
         w.key("cleanup");
         writeCleanup(w, *result.cleanup);
@@ -420,6 +466,23 @@ bool addRunFileSection(const std::string& path, const std::string& name, const s
     if (error)
         *error = "run file: " + *error;
     return false;
+}
+
+bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
+                             const std::string& sectionJson, std::string* error)
+{
+    const std::string json = withRunFileSection(runResultToJson(result), name, sectionJson);
+    if (json.empty()) {
+        if (error)
+            *error = "cannot write run file " + path + ": unexpected run file layout";
+        return false;
+    }
+    if (!writeFileAtomically(path, json, error)) {
+        if (error)
+            *error = "run file: " + *error;
+        return false;
+    }
+    return true;
 }
 
 bool writeRunFile(const std::string& path, const RunResult& result, std::string* error)

@@ -31,6 +31,12 @@ std::string withRunFileSection(std::string json, const std::string& name, const 
 bool addRunFileSection(const std::string& path, const std::string& name, const std::string& sectionJson,
                        std::string* error);
 
+// The run file of `result` with one more top-level member, `name`, holding
+// `sectionJson` (a JSON value), written through writeFileAtomically (the one
+// writer: umask, owner and links as for every output file).
+bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
+                             const std::string& sectionJson, std::string* error);
+
 // Writes atomically: a temporary file in the same folder, then rename.
 // Returns false with a message naming the path on failure.
 bool writeRunFile(const std::string& path, const RunResult& result, std::string* error);

@@ -214,5 +214,7 @@ CleanupResult readCleanup(const Node& n);
 CapacitySection readCapacity(const Node& n, std::size_t testCount);
 // run_file_tests.cpp
 void readTest(const Node& n, TestResult& t, LoadedTest& loaded);
+// The "allTests" section; its counts must be the tests' sums.
+StatedFigures readAllTests(const Node& n, const RunResult& run);
 
 } // namespace tacho::engine::run_file_detail

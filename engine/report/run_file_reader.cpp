@@ -113,6 +113,8 @@ void readDocument(const JsonValue& root, LoadedRun& out)
             readApart(key, value, out, [&](const Node& n) { r.cleanup = readCleanup(n); });
         else if (key == "capacity")
             readApart(key, value, out, [&](const Node& n) { out.capacity = readCapacity(n, r.tests.size()); });
+        else if (key == "allTests")
+            readApart(key, value, out, [&](const Node& n) { out.allTests = readAllTests(n, r); });
         else
             out.keptSections.push_back({ key, value, {} });
     }

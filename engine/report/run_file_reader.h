@@ -136,6 +136,9 @@ struct LoadedRun {
     std::vector<std::string> lacks;         // what the source does not record, one phrase each
     std::vector<RunSource> sources;         // a merged run's parts (empty otherwise)
     std::optional<CapacitySection> capacity;   // a capacity search's section
+    // The whole run's figures as the file states them ("allTests"); read them
+    // through wholeRunFigures (run_figures.h), which computes them when absent.
+    std::optional<StatedFigures> allTests;
     std::vector<KeptSection> keptSections;  // damaged and unknown sections, in document order
 
     // The damaged section called `name`, or null.

@@ -227,4 +227,29 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
     optString(n, "failure", t.failure);
 }
 
+StatedFigures readAllTests(const Node& n, const RunResult& run)
+{
+    n.object();
+    StatedFigures f;
+    std::uint64_t requests = 0, errors = 0;
+    for (const TestResult& t : run.tests) {
+        requests += t.requests;
+        errors += t.errors;
+    }
+    // Figures that do not belong to these tests (an edited or spliced file)
+    // would be quoted as the run's: set aside, and computed from the tests.
+    f.requests = n.at("requests").uint64();
+    if (*f.requests != requests)
+        n.at("requests").fail(std::to_string(*f.requests) + ", but the tests add up to " + std::to_string(requests));
+    f.errors = n.at("errors").uint64();
+    if (*f.errors != errors)
+        n.at("errors").fail(std::to_string(*f.errors) + ", but the tests add up to " + std::to_string(errors));
+    f.opsPerSec = n.at("requestsPerSecond").nonNegative();
+    if (auto kb = n.get("kbPerSecond"))
+        f.kbPerSec = kb->nonNegative();
+    if (auto latency = n.get("latencyMs"))   // absent: no test had a distribution to merge
+        readLatencySummary(*latency, f);
+    return f;
+}
+
 } // namespace tacho::engine::run_file_detail

@@ -12,7 +12,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -21,12 +20,17 @@
 #include <cmath>
 
 #include "support/cli_runner.h"
+#include "support/hdr_log_processor.h"
 #include "support/redis_server.h"
 
 using tacho::test::CliResult;
 using tacho::test::describeCliResult;
+using tacho::test::hdrHistogramJar;
+using tacho::test::ProcessorOutput;
+using tacho::test::runLogProcessor;
 using tacho::test::RedisServer;
 using tacho::test::runCli;
+using tacho::test::closeWithinHistogramPrecision;
 
 namespace {
 
@@ -35,73 +39,6 @@ QByteArray readAll(const QString& path)
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
-
-// HdrHistogram's jar as Debian installs it (the name has changed between
-// releases, so it is asked of dpkg rather than assumed).
-QString hdrHistogramJar()
-{
-    QProcess dpkg;
-    dpkg.start("dpkg", { "-L", "libhdrhistogram-java" });
-    if (!dpkg.waitForFinished(20000))
-        return {};
-    for (const QString& line : QString::fromUtf8(dpkg.readAllStandardOutput()).split('\n'))
-        if (line.startsWith("/usr/share/java/") && line.endsWith(".jar") && QFile::exists(line))
-            return line;
-    return {};
-}
-
-// HistogramLogProcessor's reading of one log, values in milliseconds (the
-// log holds microseconds): the total count of its accumulated distribution
-// (-o BASE.hgrm) and the "TotalPercentiles" of its interval line (-o BASE):
-// 50 %, 90 %, 99 %, 99.9 %, 99.99 % and max, computed by HdrHistogram itself.
-struct ProcessorOutput {
-    bool ok = false;
-    QString error;
-    std::uint64_t totalCount = 0;
-    std::uint64_t intervalCount = 0;
-    QList<double> totalPercentiles;
-};
-
-ProcessorOutput runLogProcessor(const QString& jar, const QString& log, const QString& outBase)
-{
-    ProcessorOutput result;
-    QProcess java;
-    java.start("java", { "-cp", jar, "org.HdrHistogram.HistogramLogProcessor", "-i", log, "-o", outBase,
-                         "-outputValueUnitRatio", "1000" });
-    if (!java.waitForFinished(120000)) {
-        java.kill();
-        java.waitForFinished(5000);
-        result.error = "HistogramLogProcessor did not finish";
-        return result;
-    }
-    const QByteArray distribution = readAll(outBase + ".hgrm");
-    if (java.exitCode() != 0 || distribution.isEmpty()) {
-        result.error = "HistogramLogProcessor failed: " + QString::fromUtf8(java.readAllStandardError());
-        return result;
-    }
-    const QRegularExpression total(R"(Total count\s*=\s*(\d+))");
-    for (const QString& line : QString::fromUtf8(distribution).split('\n'))
-        if (const auto m = total.match(line); m.hasMatch())
-            result.totalCount = m.captured(1).toULongLong();
-    // "3.001: I:83477 ( 0.119 0.205 18.335 ) T:83477 ( 0.119 0.205 0.365 4.535 12.207 18.335 )"
-    const QRegularExpression interval(R"(T:(\d+)\s*\(([^)]*)\))");
-    for (const QString& line : QString::fromUtf8(readAll(outBase)).split('\n'))
-        if (const auto m = interval.match(line); m.hasMatch()) {
-            result.intervalCount = m.captured(1).toULongLong();
-            result.totalPercentiles.clear();
-            for (const QString& value : m.captured(2).split(' ', Qt::SkipEmptyParts))
-                result.totalPercentiles.append(value.toDouble());
-        }
-    result.ok = result.totalCount > 0 && result.totalPercentiles.size() == 6;
-    if (!result.ok)
-        result.error = "unexpected output: " + QString::fromUtf8(readAll(outBase).left(2000))
-            + QString::fromUtf8(distribution.left(2000));
-    return result;
-}
-
-// Within HdrHistogram's precision: both values come from 3-digit histograms
-// (ours in 512 ns units, the log's in µs), printed to 0.001 ms.
-bool close(double a, double b) { return std::abs(a - b) <= 0.002 + 0.005 * std::max(a, b); }
 
 } // namespace
 
@@ -237,10 +174,10 @@ private slots:
         for (int i = 0; i < compared.size(); ++i) {
             const double ours = totalPercentiles[compared[i]].toDouble();
             const double theirs = full.totalPercentiles[i];
-            QVERIFY2(close(ours, theirs),
+            QVERIFY2(closeWithinHistogramPrecision(ours, theirs),
                      qPrintable(QString("%1: JSON %2, HistogramLogProcessor %3").arg(compared[i]).arg(ours).arg(theirs)));
         }
-        QVERIFY(close(all["Totals"].toObject()["Max Latency"].toDouble(), full.totalPercentiles[5]));
+        QVERIFY(closeWithinHistogramPrecision(all["Totals"].toObject()["Max Latency"].toDouble(), full.totalPercentiles[5]));
         for (const auto& [stem, command] :
              { QPair<QString, QString> { "_SET_command_run_1", "set" }, { "_GET_command_run_1", "get" } }) {
             const ProcessorOutput one = runLogProcessor(jar, prefix + stem + ".hgrm", m_dir.filePath("hlp" + stem));
@@ -248,7 +185,7 @@ private slots:
             QCOMPARE(one.totalCount, calls.value(command));
             const QString row = command == "set" ? "Sets" : "Gets";
             const double ours = all[row].toObject()["Percentile Latencies"].toObject()["p99.00"].toDouble();
-            QVERIFY2(close(ours, one.totalPercentiles[2]),
+            QVERIFY2(closeWithinHistogramPrecision(ours, one.totalPercentiles[2]),
                      qPrintable(QString("%1 p99: JSON %2, HistogramLogProcessor %3").arg(row).arg(ours).arg(one.totalPercentiles[2])));
         }
     }

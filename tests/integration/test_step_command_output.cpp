@@ -194,7 +194,7 @@ private slots:
 
         const QJsonObject run = readRunFile(json);
         COMPARE_TEXT(run.keys().join(','),
-                     QStringLiteral("capacity,config,environment,failure,format,status,tests,totalSeconds"));
+                     QStringLiteral("allTests,capacity,config,environment,failure,format,status,tests,totalSeconds"));
         QCOMPARE(run["tests"].toArray().size(), 3);
         const QJsonObject capacity = run["capacity"].toObject();
         COMPARE_TEXT(capacity.keys().join(','),
@@ -248,7 +248,7 @@ private slots:
             "#,GET,#,#,#,#,#,#,#,#,#,#,#,#,true,completed,\n"));
         const QJsonObject run = readRunFile(json);
         COMPARE_TEXT(run.keys().join(','),
-                     QStringLiteral("config,environment,failure,format,status,sweep,tests,totalSeconds"));
+                     QStringLiteral("allTests,config,environment,failure,format,status,sweep,tests,totalSeconds"));
         QStringList names;
         for (const QJsonValue& test : run["tests"].toArray())
             names << test.toObject()["name"].toString();

@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <QStringList>
 
+#include <optional>
+
 #include "engine/report/csv_cell.h"
 #include "ui/model/run_record.h"
 
@@ -12,6 +14,25 @@ namespace {
 
 QString cell(const QString& text) { return QString::fromStdString(engine::csvCell(text.toStdString())); }
 QString decimal(double value) { return QString::number(value, 'f', 3); }
+QString decimal(const std::optional<double>& value) { return value ? decimal(*value) : QString(); }
+
+// memtier's "Totals": the run's own figures (the engine's, from the merged
+// histograms; empty cells where unknown), after its rows.
+QStringList allTestsCells(const RunRecord& run, const QVector<CommandRecord>& rows)
+{
+    quint64 hits = 0, misses = 0;
+    for (const CommandRecord& r : rows) {
+        hits += r.hits;
+        misses += r.misses;
+    }
+    const std::optional<LatencySummary>& l = run.allTestsLatency;
+    const auto latency = [&](double LatencySummary::*field) { return l ? decimal((*l).*field) : QString(); };
+    return { QStringLiteral("All tests"), QStringLiteral("ALL"), decimal(run.allTestsOpsPerSecond),
+             latency(&LatencySummary::avg), latency(&LatencySummary::min), latency(&LatencySummary::p50),
+             latency(&LatencySummary::p95), latency(&LatencySummary::p99), latency(&LatencySummary::p999),
+             latency(&LatencySummary::max), QString::number(run.totalRequests()), QString::number(run.totalErrors()),
+             QString::number(hits), QString::number(misses), decimal(run.allTestsKilobytesPerSecond) };
+}
 
 } // namespace
 
@@ -38,7 +59,8 @@ QString RunCsv::text(const QList<RunRecord>& runs)
             QString::number(run.connections), QString::number(run.pipeline), QString::number(run.valueSize),
             cell(run.plannedTests.join(QLatin1Char(' '))),
         };
-        for (const CommandRecord& r : run.commandRows()) {
+        const QVector<CommandRecord> rows = run.commandRows();
+        for (const CommandRecord& r : rows) {
             const LatencySummary& l = r.latency;
             QStringList cells = identity;
             cells << cell(r.test) << cell(r.command) << decimal(r.opsPerSecond()) << decimal(l.avg) << decimal(l.min)
@@ -47,6 +69,8 @@ QString RunCsv::text(const QList<RunRecord>& runs)
                   << QString::number(r.misses) << decimal(r.kilobytesPerSecond());
             lines << cells.join(QLatin1Char(','));
         }
+        if (rows.size() > 1)
+            lines << (identity + allTestsCells(run, rows)).join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "engine/report/run_figures.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
 #include "engine/run/key_cleanup.h"
@@ -209,7 +211,18 @@ RunRecord RunRecord::fromRunResult(const engine::RunResult& result)
     r.serverConfig = toMap(e.serverConfig);
     for (const engine::TestResult& t : result.tests)
         r.tests << TestRecord::fromTestResult(t);
+    r.setAllTests(engine::wholeRunFigures(result));
     return r;
+}
+
+void RunRecord::setAllTests(const engine::StatedFigures& figures)
+{
+    allTestsOpsPerSecond = figures.opsPerSec;
+    allTestsKilobytesPerSecond = figures.kbPerSec;
+    if (figures.p50Ms)
+        allTestsLatency = statedLatency(figures);
+    else
+        allTestsLatency.reset();
 }
 
 RunRecord RunRecord::fromLoadedRun(const engine::LoadedRun& loaded)
@@ -228,6 +241,7 @@ RunRecord RunRecord::fromLoadedRun(const engine::LoadedRun& loaded)
         for (qsizetype c = 0; c < t.commands.size() && std::size_t(c) < stated.commands.size(); ++c)
             t.commands[c].latency = statedLatency(stated.commands[std::size_t(c)]);
     }
+    r.setAllTests(engine::wholeRunFigures(loaded));
     if (loaded.capacity)
         r.capacity = CapacityRecord::fromSection(*loaded.capacity);
     // Worded as tacho-cli words it.
@@ -288,16 +302,15 @@ double RunRecord::measuredSeconds() const
 
 double RunRecord::headlineOpsPerSecond() const
 {
+    if (allTestsOpsPerSecond)
+        return *allTestsOpsPerSecond;
     const double s = measuredSeconds();
     return s > 0 ? double(totalRequests()) / s : 0;
 }
 
 double RunRecord::headlineP99() const
 {
-    double p99 = 0;
-    for (const TestRecord& t : tests)
-        p99 = std::max(p99, t.latency.p99);
-    return p99;
+    return allTestsLatency ? allTestsLatency->p99 : std::numeric_limits<double>::quiet_NaN();
 }
 
 QString RunRecord::serverDescription() const

@@ -24,6 +24,7 @@ struct IntervalPoint;
 class LatencyHistogram;
 struct SpectrumSample;
 struct LoadedRun;
+struct StatedFigures;
 struct TestTelemetry;
 }
 
@@ -126,6 +127,14 @@ struct RunRecord {
 
     QVector<TestRecord> tests;
 
+    // All tests together, as the engine computes them (wholeRunFigures: the
+    // tests' histograms merged, requests over measured seconds). Unset for a
+    // record made by hand or still running; latency unset when no test has a
+    // distribution to merge.
+    std::optional<double> allTestsOpsPerSecond;
+    std::optional<double> allTestsKilobytesPerSecond;   // both ways
+    std::optional<LatencySummary> allTestsLatency;
+
     // A capacity search's "capacity" section (see engine/cli/capacity_command.h);
     // none for an ordinary run.
     std::optional<CapacityRecord> capacity;
@@ -140,9 +149,10 @@ struct RunRecord {
     quint64 totalRequests() const;
     quint64 totalErrors() const;
     double measuredSeconds() const;
-    // All tests together: requests over measured seconds.
+    // All tests together: the engine's figure (allTestsOpsPerSecond), else
+    // requests over measured seconds.
     double headlineOpsPerSecond() const;
-    // The highest p99 of any test (ms).
+    // The whole run's p99 (ms) from allTestsLatency; NaN when unknown.
     double headlineP99() const;
     // "redis 7.0.15 standalone" from INFO server.
     QString serverDescription() const;
@@ -173,6 +183,9 @@ struct RunRecord {
     static QVector<SpectrumPoint> spectrumOf(const engine::LatencyHistogram& histogram);
     static QVector<SpectrumPoint> spectrumOf(const std::vector<engine::SpectrumSample>& samples);
     static LatencySummary summaryOf(const engine::LatencyHistogram& histogram);
+
+private:
+    void setAllTests(const engine::StatedFigures& figures);
 };
 
 } // namespace tacho::ui

@@ -7,7 +7,6 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,36 +24,31 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 KpiValues KpiValues::wholeRun(const RunRecord& run)
 {
+    // Every figure is the engine's (RunRecord::allTests…, wholeRunFigures):
+    // all tests' histograms merged, never the worst row's.
     KpiValues v;
     v.scope = Scope::WholeRun;
     v.errors = run.totalErrors();
     v.connections = run.connections;
     v.test = run.status;
-    const QVector<CommandRecord> rows = run.commandRows();
-    quint64 requests = 0;
-    double weightedAvg = 0;
-    v.p50Ms = v.p99Ms = v.p999Ms = 0;
-    for (const CommandRecord& r : rows) {
-        if (r.requests == 0)
-            continue;
-        requests += r.requests;
-        weightedAvg += r.latency.avg * double(r.requests);
-        v.p50Ms = std::max(v.p50Ms, r.latency.p50);
-        v.p99Ms = std::max(v.p99Ms, r.latency.p99);
-        v.p999Ms = std::max(v.p999Ms, r.latency.p999);
-    }
-    if (requests == 0) {
-        // Nothing answered (a failed run): no figure is better than a zero.
-        v.opsPerSecond = v.avgMs = v.p50Ms = v.p99Ms = v.p999Ms = kNaN;
+    if (run.totalRequests() == 0 || !run.allTestsLatency) {
+        // Nothing answered (a failed run), or no distribution to merge: no
+        // figure is better than a zero.
+        v.opsPerSecond = run.totalRequests() > 0 ? run.headlineOpsPerSecond() : kNaN;
+        v.avgMs = v.p50Ms = v.p99Ms = v.p999Ms = kNaN;
         return v;
     }
     v.opsPerSecond = run.headlineOpsPerSecond();
-    v.avgMs = weightedAvg / double(requests);
+    const LatencySummary& l = *run.allTestsLatency;
+    v.avgMs = l.avg;
+    v.p50Ms = l.p50;
+    v.p99Ms = l.p99;
+    v.p999Ms = l.p999;
     int measuredRows = 0;
-    for (const CommandRecord& r : rows)
+    for (const CommandRecord& r : run.commandRows())
         measuredRows += r.requests > 0 ? 1 : 0;
     if (measuredRows > 1)
-        v.latencyNote = KpiStripWidget::tr("the highest of the %1 rows of the results table; avg weighted by requests").arg(measuredRows);
+        v.latencyNote = KpiStripWidget::tr("the %1 rows of the results table together (their distributions merged)").arg(measuredRows);
     return v;
 }
 

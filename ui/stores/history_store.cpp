@@ -6,6 +6,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <limits>
+
 #include "ui/model/number_format.h"
 
 namespace tacho::ui {
@@ -34,16 +36,21 @@ HistoryEntry HistoryEntry::fromRecord(const RunRecord& r, const QString& path)
     e.connections = r.connections;
     e.pipeline = r.pipeline;
     e.valueSize = r.valueSize;
+    e.opsPerSecond = r.headlineOpsPerSecond();
+    e.p99Ms = r.headlineP99();
     if (r.capacity) {
+        // A search is its answer: the list line, the rate column and the p99
+        // column all quote the best step (all its steps together would be a
+        // mix of settings nobody ran as one).
         const CapacityRecord& c = *r.capacity;
         const CapacityStepRow* best = c.step(c.bestStep);
         e.capacityAnswer = best ? QStringLiteral("%1 (%2 ops/s, %3)")
                                       .arg(capacitySettingText(c.dimension, best->setting),
                                            NumberFormat::compactRate(best->throughput), c.objective)
                                 : QStringLiteral("none met %1").arg(c.objective);
+        e.opsPerSecond = best ? best->throughput : c.maxThroughput;
+        e.p99Ms = best ? best->p99Ms : std::numeric_limits<double>::quiet_NaN();
     }
-    e.opsPerSecond = r.headlineOpsPerSecond();
-    e.p99Ms = r.headlineP99();
     e.tests = static_cast<int>(r.tests.size());
     e.requests = r.totalRequests();
     e.errors = r.totalErrors();
