@@ -121,16 +121,6 @@ CapacityInvocation parseCapacityArgs(std::span<const std::string> args)
     inv.workload = stepWorkloadAfter(args, separator);
     const StepWorkload& w = inv.workload;
     const std::string workload = "workload (" + w.dialect + "): ";
-    if (w.config.tests.size() != 1) {
-        std::string names;
-        for (std::size_t i = 0; i < w.config.tests.size() && i < 4; ++i)
-            names += (i ? ", " : "") + w.config.tests[i].name;
-        if (w.config.tests.size() > 4)
-            names += ", …";
-        throw UsageError(workload + "a capacity search measures one test, but the workload selects "
-                         + std::to_string(w.config.tests.size()) + " (" + names
-                         + "): choose one with -t, or give a command");
-    }
     if (w.allKeys)
         throw UsageError(workload + "-n allkeys: every capacity step runs for --step-seconds; drop -n "
                                     "(--preload fills the key range first)");
@@ -282,7 +272,9 @@ Search:
  --objective OBJ      STAT<=LIMIT: avg, or a percentile such as p50, p99,
                       p99.9 (max = p100); limit in ns, us, ms or s
                       (default "avg<=1ms").
- --step-seconds S     Measured time per step (default 3).
+ --step-seconds S     Measured time per step (default 3); a workload of
+                      several tests (-t set,get) runs each for S at every
+                      step, judged on all of them together.
  --warmup S           Warm-up before each step, left out (default 1).
  --growth F           Step-up factor (default 2).
  --resolution R       Bisection ends when the gap is within R of the best

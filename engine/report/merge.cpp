@@ -18,6 +18,7 @@
 #include "engine/report/json_reader.h"
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file.h"
+#include "engine/run/test_sequence.h"
 
 namespace tacho::engine {
 
@@ -56,34 +57,11 @@ std::string runFingerprint(const LoadedRun& part)
     return f;
 }
 
-RunStatus worse(RunStatus a, RunStatus b)
-{
-    auto rank = [](RunStatus s) { return s == RunStatus::Failed ? 2 : s == RunStatus::Stopped ? 1 : 0; };
-    return rank(a) >= rank(b) ? a : b;
-}
+RunStatus worse(RunStatus a, RunStatus b) { return worseStatus(a, b); }
 
 void addCounts(TestResult& into, const TestResult& from)
 {
-    into.requests += from.requests;
-    into.errors += from.errors;
-    into.hits += from.hits;
-    into.misses += from.misses;
-    into.bytesSent += from.bytesSent;
-    into.bytesReceived += from.bytesReceived;
-    into.connectErrors += from.connectErrors;
-    into.reconnects += from.reconnects;
-    into.unanswered += from.unanswered;
-    into.replyTimeouts += from.replyTimeouts;
-    into.scanKeys += from.scanKeys;
-    into.scanPasses += from.scanPasses;
-    into.clampedLatencies += from.clampedLatencies;
-    into.warmupRequests += from.warmupRequests;
-    for (const auto& [kind, count] : from.errorsByKind)
-        into.errorsByKind[kind] += count;
-    for (const std::string& message : from.firstErrors)
-        if (into.firstErrors.size() < 5
-            && std::find(into.firstErrors.begin(), into.firstErrors.end(), message) == into.firstErrors.end())
-            into.firstErrors.push_back(message);
+    addTestCounters(into, from);
     into.latency.add(from.latency);
     into.uncorrectedLatency.add(from.uncorrectedLatency);
     into.connectSeconds = std::max(into.connectSeconds, from.connectSeconds);

@@ -229,7 +229,9 @@ private:
 class RunControllerStepRunner final : public CapacityStepRunner {
 public:
     // `base` is the workload; its request count, duration and warm-up are
-    // replaced per step. Capacity steps measure its first test.
+    // replaced per step. A step runs every test of the workload at the
+    // setting and is judged on all of them together (testsInSequence: the
+    // run file holds one test per step, with a row per command).
     RunControllerStepRunner(RunConfig base, CapacityDimension dimension, double stepSeconds, double warmupSeconds);
 
     // Threads dimension: connections follow threads × this (memtier's

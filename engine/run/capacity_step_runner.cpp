@@ -1,16 +1,27 @@
 // CapacityStepRunner on the engine (capacity_search.h): each step a run of
-// its own RunController at the step's setting, and the halves of a step's
-// measured time for the noise check.
+// its own RunController at the step's setting — every test of the workload,
+// judged together (test_sequence.h) — and the halves of a step's measured
+// time for the noise check.
 #include "engine/run/capacity_search.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "engine/run/test_sequence.h"
+
 namespace tacho::engine {
 
 // ---- running steps on the engine ----
 
-bool halfThroughputs(const TestResult& test, double tickSeconds, double* first, double* second, double* uncertainty)
+namespace {
+
+// A test's requests before and after the interval boundary nearest its middle.
+struct Halves {
+    std::uint64_t first = 0, second = 0;
+    double firstSeconds = 0, secondSeconds = 0;
+};
+
+bool splitAtMiddle(const TestResult& test, Halves* halves)
 {
     const std::vector<IntervalPoint>& points = test.intervals;
     if (points.size() < 2)
@@ -29,12 +40,47 @@ bool halfThroughputs(const TestResult& test, double tickSeconds, double* first, 
     const double boundary = points[split - 1].endSeconds;
     if (!(boundary > 0) || !(total - boundary > 0))
         return false;
-    std::uint64_t a = 0, b = 0;
     for (std::size_t k = 0; k < points.size(); ++k)
-        (k < split ? a : b) += points[k].requests;
-    *first = static_cast<double>(a) / boundary;
-    *second = static_cast<double>(b) / (total - boundary);
-    *uncertainty = tickSeconds * (1 / boundary + 1 / (total - boundary));
+        (k < split ? halves->first : halves->second) += points[k].requests;
+    halves->firstSeconds += boundary;
+    halves->secondSeconds += total - boundary;
+    return true;
+}
+
+// Several tests: each split at its own middle, the halves added (a SET test
+// beside a GET test is not a change of speed within the step).
+bool halfThroughputs(const std::vector<TestResult>& tests, double tickSeconds, double* first, double* second,
+                     double* uncertainty)
+{
+    Halves sum;
+    for (const TestResult& test : tests) {
+        Halves one;
+        if (!splitAtMiddle(test, &one))
+            return false;
+        sum.first += one.first;
+        sum.second += one.second;
+        sum.firstSeconds += one.firstSeconds;
+        sum.secondSeconds += one.secondSeconds;
+    }
+    if (tests.empty())
+        return false;
+    *first = static_cast<double>(sum.first) / sum.firstSeconds;
+    *second = static_cast<double>(sum.second) / sum.secondSeconds;
+    // Each test's halves may gain or lose a tick's worth at each end.
+    *uncertainty = tickSeconds * double(tests.size()) * (1 / sum.firstSeconds + 1 / sum.secondSeconds);
+    return true;
+}
+
+} // namespace
+
+bool halfThroughputs(const TestResult& test, double tickSeconds, double* first, double* second, double* uncertainty)
+{
+    Halves halves;
+    if (!splitAtMiddle(test, &halves))
+        return false;
+    *first = static_cast<double>(halves.first) / halves.firstSeconds;
+    *second = static_cast<double>(halves.second) / halves.secondSeconds;
+    *uncertainty = tickSeconds * (1 / halves.firstSeconds + 1 / halves.secondSeconds);
     return true;
 }
 
@@ -55,8 +101,6 @@ RunConfig RunControllerStepRunner::configFor(double setting) const
     config.rampStartConnections = 0;
     config.rampStep = 0;
     config.rampStepSeconds = 0;
-    if (config.tests.size() > 1)
-        config.tests.resize(1);
     const int whole = static_cast<int>(std::lround(setting));
     switch (m_dimension) {
     case CapacityDimension::Rate:
@@ -126,9 +170,13 @@ std::vector<TestResult> RunControllerStepRunner::takeStepTests()
 CapacityMeasurement RunControllerStepRunner::runStep(double setting, int attempt)
 {
     RunConfig config = configFor(setting);
-    if (!config.tests.empty())
-        config.tests.front().name = capacitySettingText(m_dimension, setting)
-            + (attempt > 1 ? " (attempt " + std::to_string(attempt) + ")" : std::string());
+    // The step's name (its setting); a workload of several tests keeps their
+    // names while they run (the progress line says which) and takes it when
+    // they are put together.
+    const std::string stepName = capacitySettingText(m_dimension, setting)
+        + (attempt > 1 ? " (attempt " + std::to_string(attempt) + ")" : std::string());
+    if (config.tests.size() == 1)
+        config.tests.front().name = stepName;
     RunResult result = runConfig(config);
     CapacityMeasurement m;
     m.status = result.status;
@@ -140,7 +188,11 @@ CapacityMeasurement RunControllerStepRunner::runStep(double setting, int attempt
             m.failure = "the step did not run";
         return m;
     }
-    TestResult& test = result.tests.front();
+    double first = 0, second = 0, uncertainty = 0;
+    const bool halvesKnown = halfThroughputs(result.tests, config.tickSeconds, &first, &second, &uncertainty);
+    TestResult test = result.tests.size() == 1 ? std::move(result.tests.front())
+                                               : testsInSequence(std::move(result.tests), stepName);
+    test.name = stepName;
     if (test.status != RunStatus::Completed) {
         m.status = test.status;
         if (!test.failure.empty())
@@ -153,8 +205,7 @@ CapacityMeasurement RunControllerStepRunner::runStep(double setting, int attempt
         m.firstError = test.firstErrors.front();
     m.targetRate = test.targetRate;
     m.throughput = test.requestsPerSecond();
-    double first = 0, second = 0, uncertainty = 0;
-    if (halfThroughputs(test, config.tickSeconds, &first, &second, &uncertainty)) {
+    if (halvesKnown) {
         m.firstHalfThroughput = first;
         m.secondHalfThroughput = second;
         m.halvesUncertainty = uncertainty;

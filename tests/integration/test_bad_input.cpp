@@ -409,7 +409,6 @@ private slots:
         row("no workload separator", cap + range, "missing '--' and the workload after it");
         row("empty workload", cap + range + QStringList { "--" }, "workload: missing after '--'");
         row("unknown dialect", cap + range + QStringList { "--", "ycsb" }, "workload: unknown dialect 'ycsb'");
-        row("two tests", cap + range + QStringList { "--", "redis-benchmark", "-t", "set,get" }, "a capacity search measures one test");
         row("workload option", cap + range + QStringList { "--", "redis-benchmark", "-c", "0", "-t", "set" },
             "workload (redis-benchmark): -c: must be between 1 and 100000 (got 0)");
         row("workload --json", cap + range + QStringList { "--", "redis-benchmark", "-t", "set", "--json", "x.json" },

@@ -23,6 +23,7 @@
 #include "ui/capacity/capacity_page.h"
 #include "ui/capacity/capacity_step_model.h"
 #include "ui/history/history_model.h"
+#include "ui/model/number_format.h"
 #include "ui/stores/history_store.h"
 #include "ui/window/main_window.h"
 #include "ui/run/run_page.h"
@@ -222,6 +223,63 @@ private Q_SLOTS:
         window->historyStore()->open(run.filePath);
         QTRY_COMPARE_WITH_TIMEOUT(window->capacityPage()->stepModel()->rowCount(), record->steps.size(), 5000);
         QCOMPARE(window->pages()->currentIndex(), int(MainWindow::CapacityTab));
+    }
+
+    // Issue 28: a SET,GET workload is measured whole at every step (the GUI
+    // measured SET alone and said nothing); History's list, rate and p99
+    // columns quote one step, the best; reopened, the search reads as its own
+    // settings, not the forms' of the moment.
+    void searchOverSetAndGetMeasuresBoth()
+    {
+        auto window = makeWindow();
+        WorkloadSettings workload;
+        workload.connections = 1;
+        workload.tests = QStringLiteral("set,get");
+        workload.keyspace = 100;
+        window->runPage()->setup()->setSettings(workload);
+        QTRY_VERIFY_WITH_TIMEOUT(window->capacityPage()->startButton()->isEnabled(), 5000);
+        m_server->command({ QStringLiteral("CONFIG"), QStringLiteral("RESETSTAT") });
+        CapacitySettings search = quickSearch(QStringLiteral("1"), QStringLiteral("2"));
+        search.objective = QStringLiteral("avg <= 10 s");
+        search.stepSeconds = 0.3;
+        search.warmupSeconds = 0;
+        window->capacityPage()->setSettings(search);
+        auto done = whenDone(*window);
+        window->capacityPage()->startButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
+        const RunRecord run = **done;
+        QVERIFY(run.capacity && !run.capacity->steps.isEmpty());
+
+        const QJsonObject file = QJsonDocument::fromJson(tacho::test::readAll(run.filePath)).object();
+        const QJsonArray tests = file.value("tests").toArray();
+        for (const QJsonValue& step : file.value("capacity").toObject().value("steps").toArray()) {
+            const QJsonArray commands = tests[step.toObject().value("test").toInt()].toObject().value("commands").toArray();
+            QCOMPARE(commands.size(), 2);
+            QCOMPARE(commands[0].toObject().value("name").toString(), QStringLiteral("SET"));
+            QCOMPARE(commands[1].toObject().value("name").toString(), QStringLiteral("GET"));
+            QVERIFY(commands[1].toObject().value("requests").toInteger() > 0);
+        }
+        const QMap<QString, quint64> calls = m_server->commandStatsCalls();
+        QVERIFY(calls.value(QStringLiteral("get")) > 0);
+        QCOMPARE(calls.value(QStringLiteral("set")) + calls.value(QStringLiteral("get")), sentToServer(file));
+
+        // History quotes the best step everywhere.
+        const HistoryEntry entry = HistoryStore::readEntry(run.filePath);
+        const CapacityStepRow* best = run.capacity->step(run.capacity->bestStep);
+        QVERIFY(best);
+        QCOMPARE(entry.opsPerSecond, best->throughput);
+        QCOMPARE(entry.p99Ms, best->p99Ms);
+        QVERIFY2(entry.capacityAnswer.contains(NumberFormat::compactRate(best->throughput)), qPrintable(entry.capacityAnswer));
+
+        // Reopened after the forms changed: its own range and objective.
+        window->capacityPage()->setSettings(quickSearch(QStringLiteral("5"), QStringLiteral("9")));
+        window->historyStore()->open(run.filePath);
+        QTRY_COMPARE_WITH_TIMEOUT(window->capacityPage()->stepModel()->rowCount(), run.capacity->steps.size(), 5000);
+        const QString shown = window->capacityPage()->progressLabel()->text();
+        QVERIFY2(shown.contains(QStringLiteral("1 connection")) && shown.contains(QStringLiteral("avg <= 10 s"))
+                     && shown.contains(QStringLiteral("-t set,get")),
+                 qPrintable(shown));
+        QVERIFY2(!shown.contains(QStringLiteral("9 connections")), qPrintable(shown));
     }
 
     // History's "Load into form" and "Run again" for a capacity search: the

@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
@@ -136,6 +137,7 @@ void CapacityPage::build()
 
     m_progress = new QLabel(this);
     m_progress->setAccessibleName(tr("Search progress"));
+    m_progress->setWordWrap(true);   // a saved search names its whole workload line
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("capacityResult"));
     m_result->setWordWrap(true);
@@ -352,7 +354,12 @@ void CapacityPage::showResult(const CapacityRecord& record, const RunRecord& run
     m_result->setToolTip(record.summary);
     m_result->setStyleSheet(best ? QStringLiteral("QLabel#capacityResult { padding: 6px; border-radius: 4px; background: rgba(46,160,67,0.18); }")
                                  : QStringLiteral("QLabel#capacityResult { padding: 6px; border-radius: 4px; background: rgba(200,60,50,0.15); }"));
-    m_progress->setText(tr("Search ended: %1").arg(record.stopReason));
+    // The search's own settings, not the forms': a search reopened from
+    // History reads as what it was, whatever the forms hold now.
+    m_progress->setText(tr("Search ended (%1): %2 to %3 for %4, %5 s steps · workload: %6")
+                            .arg(record.stopReason, capacitySettingText(record.dimension, record.from),
+                                 capacitySettingText(record.dimension, record.to), record.objective,
+                                 QLocale().toString(record.stepSeconds, 'g', 3), record.workload));
 }
 
 } // namespace tacho::ui

@@ -54,6 +54,7 @@ public:
     CapacityStepModel* stepModel() const { return m_model; }
     CapacityCurveWidget* curve() const { return m_curve; }
     QLabel* resultLabel() const { return m_result; }
+    QLabel* progressLabel() const { return m_progress; }
     QPushButton* startButton() const { return m_start; }
     QPushButton* stopButton() const { return m_stop; }
 
