@@ -4,130 +4,21 @@
 #include "engine/cli/step_command.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "engine/cli/fleet_command.h"
 #include "engine/cli/quoted.h"
 #include "engine/cli/secrets.h"
-#include "engine/net/socket_address.h"   // errnoText
 #include "engine/text/number_format.h"
+#include "engine/report/atomic_file.h"
 #include "engine/report/run_file.h"
 
 namespace tacho::engine {
 
 using detail::quoted;
-
-// ---- numbers ----
-
-bool parseScaledNumber(const std::string& text, double* out)
-{
-    if (text.empty())
-        return false;
-    std::string digits = text;
-    double scale = 1;
-    switch (digits.back()) {
-    case 'k': case 'K': scale = 1e3; digits.pop_back(); break;
-    case 'M': scale = 1e6; digits.pop_back(); break;
-    case 'G': scale = 1e9; digits.pop_back(); break;
-    default: break;
-    }
-    if (digits.empty())
-        return false;
-    const char* begin = digits.data();
-    if (*begin == '+')
-        ++begin;
-    double value = 0;
-    const auto [end, ec] = std::from_chars(begin, digits.data() + digits.size(), value);
-    if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value * scale))
-        return false;
-    *out = value * scale;
-    return true;
-}
-
-std::string plainNumber(double value)
-{
-    std::string text = fixedDecimals(value, 6);
-    while (!text.empty() && text.back() == '0')
-        text.pop_back();
-    if (!text.empty() && text.back() == '.')
-        text.pop_back();
-    return text;
-}
-
-// ---- files ----
-
-bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error)
-{
-    const auto fail = [&](const std::string& what, int code) {
-        if (error)
-            *error = "cannot write " + path + ": " + what + (code ? ": " + errnoText(code) : "");
-        return false;
-    };
-    if (path.empty())
-        return fail("empty path", 0);
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0)
-        return fail("cannot create a temporary file in its folder", errno);
-    const auto abandon = [&](const std::string& what) {
-        const int code = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
-        return fail(what, code);
-    };
-    if (::fchmod(fd, 0644) != 0)
-        return abandon("cannot set permissions");
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return abandon("write failed");
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0)
-        return abandon("flush to disk failed");
-    if (::close(fd) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("write failed", code);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int code = errno;
-        ::unlink(temp.c_str());
-        return fail("cannot replace the file", code);
-    }
-    return true;
-}
-
-bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
-                             const std::string& sectionJson, std::string* error)
-{
-    const std::string json = withRunFileSection(runResultToJson(result), name, sectionJson);
-    if (json.empty()) {
-        if (error)
-            *error = "cannot write run file " + path + ": unexpected run file layout";
-        return false;
-    }
-    if (!writeTextFileAtomically(path, json, error)) {
-        if (error)
-            *error = "run file: " + *error;
-        return false;
-    }
-    return true;
-}
 
 // ---- options before "--" ----
 
@@ -298,7 +189,7 @@ void StepSession::error(const std::string& message) const
 bool StepSession::writeFile(const std::string& path, const std::string& text) const
 {
     std::string why;
-    if (writeTextFileAtomically(path, text, &why))
+    if (writeFileAtomically(path, text, &why))
         return true;
     error(why);
     return false;

@@ -22,6 +22,7 @@
 #include "ui/model/workload_settings.h"
 #include "ui/run/run_page.h"
 #include "ui/run/run_setup_widget.h"
+#include "ui/stores/history_store.h"
 #include "ui/window/main_window.h"
 #include "support/background_cli.h"
 #include "support/fleet_agents.h"
@@ -139,9 +140,17 @@ private Q_SLOTS:
 
         // One merged run in History, with each agent's share.
         QTRY_VERIFY_WITH_TIMEOUT(window->historyModel()->rowCount() == 1, 10000);
-        const QStringList files = QDir(window->context().historyDir).entryList({ QStringLiteral("*.json") }, QDir::Files);
+        QStringList files = QDir(window->context().historyDir).entryList({ QStringLiteral("*.json") }, QDir::Files);
+        files.removeIf([](const QString& name) { return !HistoryStore::isRunFile(name); });
         QCOMPARE(files.size(), 1);
-        const QJsonObject file = QJsonDocument::fromJson(tacho::test::readAll(QDir(window->context().historyDir).filePath(files.first()))).object();
+        const QString runFile = QDir(window->context().historyDir).filePath(files.first());
+        const QJsonObject file = QJsonDocument::fromJson(tacho::test::readAll(runFile)).object();
+        // Titled and described in History like a run here (issue 28).
+        const HistoryEntry entry = HistoryStore::readEntry(runFile);
+        QVERIFY2(entry.title.endsWith(QLatin1String(" on 3 agents")), qPrintable(entry.title));
+        QCOMPARE(entry.commandLine, window->runPage()->setup()->commandLine());
+        QVERIFY2(entry.commandLine.contains(QLatin1String("-t set,get")), qPrintable(entry.commandLine));
+        QCOMPARE(entry.profile, QStringLiteral("fixture server"));
         const QJsonArray given = file[QStringLiteral("fleet")].toObject()[QStringLiteral("agents")].toArray();
         QCOMPARE(given.size(), 3);
         qint64 sum = 0;

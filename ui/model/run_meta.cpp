@@ -3,7 +3,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
+
+#include "report_qt/file_writer.h"
 
 namespace tacho::ui {
 
@@ -64,19 +65,9 @@ RunMeta RunMeta::readFor(const QString& runFilePath, QString* error)
 
 bool RunMeta::writeFor(const QString& runFilePath, const RunMeta& meta, QString* error)
 {
-    QSaveFile file(sidecarPath(runFilePath));
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(meta.toJson()).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
-        return false;
-    }
-    return true;
+    // The one writer of output files (engine/report/atomic_file.h): umask,
+    // owner and links as for the run file beside it.
+    return report::writeOutputFile(sidecarPath(runFilePath), QJsonDocument(meta.toJson()).toJson(QJsonDocument::Indented), error);
 }
 
 } // namespace tacho::ui

@@ -23,7 +23,7 @@ struct RunMeta {
     static QString sidecarPath(const QString& runFilePath);
     // Reads the sidecar of a run file; an absent sidecar gives an empty RunMeta.
     static RunMeta readFor(const QString& runFilePath, QString* error = nullptr);
-    // Writes the sidecar atomically (QSaveFile: temporary file, then rename).
+    // Writes the sidecar through the one writer (engine/report/atomic_file.h).
     static bool writeFor(const QString& runFilePath, const RunMeta& meta, QString* error);
 
     bool operator==(const RunMeta&) const = default;

@@ -5,9 +5,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <algorithm>
+
+#include "report_qt/file_writer.h"
 
 namespace tacho::ui {
 
@@ -15,19 +16,8 @@ namespace {
 
 bool writeJson(const QString& path, const QJsonObject& object, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    file.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // The one writer of output files (engine/report/atomic_file.h).
+    return report::writeOutputFile(path, QJsonDocument(object).toJson(QJsonDocument::Indented), error);
 }
 
 } // namespace

@@ -279,6 +279,9 @@ void MainWindow::buildCentral()
     connect(m_fleet, &FleetBridge::runFinished, this, [this](int, const QString& runFile) {
         // Whatever the agents delivered was merged and written, also after a failure.
         if (QFileInfo::exists(runFile)) {
+            QString why;
+            if (!RunMeta::writeFor(runFile, m_agentsRunMeta, &why))
+                statusBar()->showMessage(tr("The run's title could not be saved: %1").arg(why), 15000);
             m_historyStore->add(runFile);
             m_historyStore->open(runFile);
         }

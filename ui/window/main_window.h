@@ -188,6 +188,7 @@ private:
         WorkloadSettings formBefore;           // a sweep gives the form back as it was
     };
     RunSeries m_series;
+    RunMeta m_agentsRunMeta;   // the sidecar of the run on agents under way, written beside its run file
     QAction* m_run = nullptr;
     QAction* m_stop = nullptr;
     QAction* m_cancel = nullptr;

@@ -72,6 +72,14 @@ void MainWindow::startRunOnAgents(int agents)
         return m_agentsPage->runRefused(tr("cannot create the history folder %1").arg(m_context.historyDir));
     if (!m_fleet->startRun(words, agents, path, &why))
         return m_agentsPage->runRefused(why);
+    // Titled and described like a run here, so History tells it apart.
+    m_agentsRunMeta = {};
+    m_agentsRunMeta.workload = m_runPage->setup()->workloadName();
+    m_agentsRunMeta.title = agents == 1 ? tr("%1 on 1 agent").arg(m_agentsRunMeta.workload)
+                                        : tr("%1 on %2 agents").arg(m_agentsRunMeta.workload).arg(agents);
+    m_agentsRunMeta.profile = currentTarget().name;
+    m_agentsRunMeta.commandLine = m_runPage->setup()->commandLine();
+    m_agentsRunMeta.tags << QStringLiteral("agents");
     m_agentsPage->runStarted();
 }
 
