@@ -14,7 +14,8 @@
 #   tacho_with_test_keyring CMD...       runs CMD in a private D-Bus session with an unlocked
 #                                        gnome-keyring (for the keychain tests)
 
-# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included (promtool,
+# Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included (universal-ctags
+# measures the engine's function lengths for tests/architecture/check_sizes.sh; promtool,
 # from the package prometheus, checks the live metrics file; its service is not needed); the last
 # line builds and checks the Debian package (dpkg-shlibdeps, appstreamcli, desktop-file-validate,
 # rsvg-convert for the PNG icons, man).
@@ -28,7 +29,7 @@ TACHO_PACKAGES=(
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db
   clang libclang-rt-14-dev llvm
-  libnss-wrapper
+  libnss-wrapper universal-ctags
   libhdrhistogram-java default-jre-headless
 )
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "engine/cli/step_command.h"
+#include "engine/session/capacity_run_file.h"
 #include "engine/run/capacity_search.h"
 #include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
@@ -30,20 +31,5 @@ namespace tacho::engine {
 
 int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& io);
 std::string capacityUsage();
-
-// The "capacity" section (a JSON object) of `result`: testIndexes[step][run]
-// is where each run of each step sits in the run file's "tests"
-// (engine/report/run_file_reader.h reads it back as a CapacitySection).
-std::string capacitySectionJson(const CapacityResult& result,
-                                const std::vector<std::vector<std::optional<std::size_t>>>& testIndexes,
-                                std::optional<std::size_t> preloadTest, const std::string& workloadLine);
-
-// The run file of a capacity search: the preload's test (if any), then
-// every run of every step as a test, and a "capacity" section (a JSON
-// object, in *section) with the options, the steps, the curve and the
-// result. `searched` false: the search never started (stopped or failed
-// preload). Moves the runner's step tests out (takeStepTests).
-RunResult capacityRunFile(const CapacityResult& result, RunControllerStepRunner& runner, std::optional<RunResult> preload,
-                          const std::string& workloadLine, bool searched, std::string* section);
 
 } // namespace tacho::engine

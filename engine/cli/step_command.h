@@ -2,7 +2,7 @@
 // What `tacho-cli capacity` and `tacho-cli sweep` share. Both run a workload,
 // given after "--" in redis-benchmark's or memtier_benchmark's words, as a
 // series of steps on one RunControllerStepRunner. Here: the workload
-// (step_workload.cpp), the options before "--" both take (--help, --json,
+// (step_workload.h), the options before "--" both take (--help, --json,
 // --csv), the session that owns the runner (its live progress line, error
 // lines, files written), and the file writers. Each command keeps its own
 // options, lines, tables and run-file section.
@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "engine/cli/fleet_split.h"
+#include "engine/cli/step_workload.h"
 #include "engine/cli/usage_error.h"
 #include "engine/run/capacity_search.h"
 #include "engine/config/run_config.h"
 #include "engine/run/run_result.h"
+#include "engine/text/number_format.h"
 
 namespace tacho::engine {
 
@@ -34,60 +36,6 @@ struct StepCommandIo {
     // The count of stop signals received so far, for steps run on agents.
     const std::atomic<int>* interrupts = nullptr;
 };
-
-// Which settings of a step its words carry (StepWorkload::wordsFor).
-struct StepSettings {
-    bool connections = false;            // and the threads that carry them
-    bool threads = false;
-    bool pipeline = false;
-    bool rate = false;
-    bool duration = false;               // the step's length replaces the workload's -n / --requests
-    bool warmup = false;
-};
-
-// The workload after "--": "redis-benchmark [options] [command…]" or
-// "memtier [options]" ("memtier_benchmark" too).
-struct StepWorkload {
-    std::string dialect;                 // "redis-benchmark" or "memtier"
-    std::vector<std::string> args;       // what followed the dialect's name
-    RunConfig config;                    // tests filled (memtier: one test over its mix)
-    int clientsPerThread = 0;            // memtier: connections = threads × this
-    bool allKeys = false;                // memtier -n allkeys
-    bool rampGiven = false;              // memtier --clients-start …
-    std::optional<RunConfig> preload;    // memtier --preload: fills the key range first
-
-    std::string commandLine() const;     // "redis-benchmark -c 10 DEBUG SLEEP 0.001" (passwords hidden)
-    // The dialect's words that run `step` (a step's or a row's configuration
-    // of this workload) on agents, which take words, not a RunConfig: the
-    // settings `which` names set anew, the rest as given. Throws UsageError
-    // for what the dialect's words cannot say (memtier: a warm-up).
-    std::vector<std::string> wordsFor(const RunConfig& step, const StepSettings& which) const;
-    // memtier --preload as words of its own (fleet_split.h: memtierPreloadLine).
-    std::vector<std::string> preloadWords() const;
-};
-
-// Throws UsageError when `words` cannot be divided among `agents` agents.
-void checkWordsOnAgents(const StepWorkload& workload, const std::vector<std::string>& words, int agents);
-
-// Parses the words after "--". Throws UsageError with a message naming the
-// option ("workload: …") on a missing or unknown dialect, on the dialect's
-// own errors, and on options that write their own outputs (--json, -o, …).
-StepWorkload parseStepWorkload(std::span<const std::string> args);
-
-// A number with an optional k, M or G suffix ("2.5k" = 2500); false when malformed.
-bool parseScaledNumber(const std::string& text, double* out);
-
-// At most six decimals, without trailing zeros: 2.5, 1000, 0.001.
-std::string plainNumber(double value);
-
-// Writes `text` to `path` through a temporary file in the same folder and a
-// rename; false with a message naming the path on failure.
-bool writeTextFileAtomically(const std::string& path, const std::string& text, std::string* error);
-
-// The run file of `result` with one more top-level member, `name`, holding
-// `sectionJson` (a JSON value), written atomically.
-bool writeRunFileWithSection(const std::string& path, const RunResult& result, const std::string& name,
-                             const std::string& sectionJson, std::string* error);
 
 // ---- options before "--" ----
 

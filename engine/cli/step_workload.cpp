@@ -1,6 +1,6 @@
 // The workload after "--" of `tacho-cli capacity` and `tacho-cli sweep`:
 // a redis-benchmark or memtier command line turned into a RunConfig.
-#include "engine/cli/step_command.h"
+#include "engine/cli/step_workload.h"
 
 #include <algorithm>
 #include <memory>
@@ -11,6 +11,7 @@
 #include "engine/cli/quoted.h"
 #include "engine/cli/redis_benchmark_args.h"
 #include "engine/cli/secrets.h"
+#include "engine/text/number_format.h"
 #include "engine/workload/memtier_generator_factory.h"
 
 namespace tacho::engine {

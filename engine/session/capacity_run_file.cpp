@@ -1,6 +1,6 @@
 // The capacity search's run file: every run of every step as a test, and
 // its "capacity" section.
-#include "engine/cli/capacity_command.h"
+#include "engine/session/capacity_run_file.h"
 
 #include "engine/report/json_writer.h"
 #include "engine/report/run_file.h"

@@ -1,6 +1,9 @@
 #include "engine/text/number_format.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <system_error>
 
 namespace tacho::engine {
 
@@ -25,6 +28,41 @@ std::string groupedThousands(double value, int decimals)
     }
     out += text.substr(end);
     return out;
+}
+
+bool parseScaledNumber(const std::string& text, double* out)
+{
+    if (text.empty())
+        return false;
+    std::string digits = text;
+    double scale = 1;
+    switch (digits.back()) {
+    case 'k': case 'K': scale = 1e3; digits.pop_back(); break;
+    case 'M': scale = 1e6; digits.pop_back(); break;
+    case 'G': scale = 1e9; digits.pop_back(); break;
+    default: break;
+    }
+    if (digits.empty())
+        return false;
+    const char* begin = digits.data();
+    if (*begin == '+')
+        ++begin;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(begin, digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(value * scale))
+        return false;
+    *out = value * scale;
+    return true;
+}
+
+std::string plainNumber(double value)
+{
+    std::string text = fixedDecimals(value, 6);
+    while (!text.empty() && text.back() == '0')
+        text.pop_back();
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
 }
 
 } // namespace tacho::engine

@@ -6,7 +6,8 @@
 #include <mutex>
 #include <optional>
 
-#include "engine/cli/capacity_command.h"
+#include "engine/session/capacity_run_file.h"
+#include "engine/report/run_file.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/run/run_controller.h"
 #include "ui/bridges/engine_bridge.h"

@@ -2,7 +2,8 @@
 
 #include <string>
 
-#include "engine/cli/capacity_command.h"
+#include "engine/run/capacity_search.h"
+#include "engine/text/number_format.h"
 #include "engine/report/run_file_reader.h"
 #include "ui/model/shell_words.h"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "engine/cli/step_command.h"
+#include "engine/text/number_format.h"
 
 namespace tacho::ui {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/cli/capacity_command.h"
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/step_workload.h"
 #include "ui/model/number_format.h"
 #include "ui/model/shell_words.h"
 
