@@ -15,6 +15,7 @@
 #include <QToolBar>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTest>
 #include <QTimer>
 #include <QValueAxis>
@@ -219,6 +220,9 @@ private Q_SLOTS:
         QVERIFY2(measured > 0 && measured < 30, qPrintable(QString::number(measured)));
         QVERIFY(!window->isRunning());
         QVERIFY(window->runAction()->isEnabled());
+        // Issue 31: "Stopping…" is not left beside the finished run.
+        QVERIFY2(!window->statusBar()->currentMessage().startsWith(QLatin1String("Stopping")),
+                 qPrintable(window->statusBar()->currentMessage()));
     }
 
     void closingTheWindowStopsAndSaves()

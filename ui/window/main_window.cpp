@@ -642,6 +642,8 @@ void MainWindow::cancelRun()
 
 void MainWindow::onRunFinished(const RunRecord& record)
 {
+    // "Stopping…" / "Cancelling…" said what was under way; it is over now.
+    statusBar()->clearMessage();
     m_runPage->finishRun(record);
 
     m_progress->finish(record.status);
