@@ -31,13 +31,13 @@ AgentRatesChart::AgentRatesChart(QWidget* parent) : ZoomableChartView(parent)
     m_x->setTitleText(tr("second of the run"));
     m_x->setLabelFormat(QStringLiteral("%d"));
     m_y = new QValueAxis(chart);
-    m_y->setTitleText(tr("requests/s"));
+    m_y->setTitleText(tr("req/s"));   // upright, it must fit the plot's height on a laptop (issue 31)
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(140);
+    setMinimumHeight(200);   // title, legend and the time axis leave the plot room for its ticks
     setAccessibleName(tr("Requests per second of each agent"));
     clear();
     applyTheme();

@@ -162,13 +162,19 @@ struct RunChartWidget::Content {
         titleFont.setBold(true);
         titleFont.setPointSizeF(std::max(8.0, titleFont.pointSizeF()));
         chart->setTitleFont(titleFont);
-        // Room on the right for the last axis label (the spectrum's "99.99").
-        chart->setMargins(QMargins(4, 2, 18, 2));
+        // Room on the right for the last axis label (the spectrum's "99.999").
+        chart->setMargins(QMargins(4, 2, kind == ChartKind::Spectrum ? 28 : 18, 2));
         chart->legend()->setAlignment(Qt::AlignBottom);
         chart->setAnimationOptions(QChart::NoAnimation);
+        if (kind == ChartKind::Errors)   // four lines: a column beside the plot, where a row was cut (issue 31)
+            chart->legend()->setAlignment(Qt::AlignRight);
         if (kind == ChartKind::Spectrum) {
             auto* axis = new QCategoryAxis;
             axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+            // Smaller: the decades crowd at 99.9 and beyond.
+            QFont labels = axis->labelsFont();
+            labels.setPointSizeF(labels.pointSizeF() * 0.85);
+            axis->setLabelsFont(labels);
             axis->setTitleText(QObject::tr("percentile (%)"));
             x = axis;
         } else {
@@ -188,6 +194,9 @@ struct RunChartWidget::Content {
             small.setPointSizeF(std::max(6.5, small.pointSizeF() * 0.85));
             chart->legend()->setFont(small);
             chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+            // Five CPU lines do not fit one row of a laptop's narrow chart: a column beside it.
+            if (kind == ChartKind::Cpu)
+                chart->legend()->setAlignment(Qt::AlignRight);
             for (QAbstractAxis* axis : { x, y }) {
                 axis->setTitleVisible(false);
                 axis->setLabelsFont(small);
@@ -392,7 +401,8 @@ struct RunChartWidget::Content {
                 });
             } else {
                 lines = { {}, {}, {}, {} };
-                names = { QObject::tr("errors/s"), QObject::tr("reconnects/s"), QObject::tr("connect errors/s"), QObject::tr("redirects/s") };
+                // Per second, as the axis says: short enough for the legend of a laptop's chart.
+                names = { QObject::tr("errors"), QObject::tr("reconnects"), QObject::tr("conn. errors"), QObject::tr("redirects") };
                 colors = { QColor(0xe1, 0x57, 0x59), QColor(0x4e, 0x79, 0xa7), QColor(0xb0, 0x7a, 0xa1), QColor(0xf2, 0x8e, 0x2b) };
                 visit([&](int, double at, const IntervalSample& s) {
                     lines[0] << QPointF(at, double(s.errors) / s.seconds());
@@ -484,8 +494,16 @@ struct RunChartWidget::Content {
             const QString format = top >= 100 ? QStringLiteral("%.0f") : top >= 10 ? QStringLiteral("%.1f") : QStringLiteral("%.2f");
             if (axis->labelFormat() != format)
                 axis->setLabelFormat(format);
+            if (top != shownTop) {
+                // New labels may need another width than the ones the axis was
+                // laid out for; without a new layout Qt Charts cuts them to "...".
+                shownTop = top;
+                chart->layout()->invalidate();
+            }
         }
     }
+
+    double shownTop = -1;   // the linear y axis' top the chart was last laid out for
 
     void updateSpectrumAxis(double decades)
     {
@@ -499,7 +517,15 @@ struct RunChartWidget::Content {
         // Short labels, so that six decades fit a small chart; the axis
         // title carries the unit.
         axis->append(QStringLiteral("50"), std::log10(2.0));
-        for (int d = 1; d <= static_cast<int>(decades); ++d) {
+        // Past 99.9 the labels grow as the decades crowd, and Qt Charts gives a
+        // label about half the room to its neighbours: in a laptop's chart it
+        // cut them all to "99..." (issue 31). Beyond four decades only every
+        // other one (beyond seven, every third) is a category, with its tick.
+        const int count = static_cast<int>(decades);
+        const int step = count <= 4 ? 1 : count <= 7 ? 2 : 3;
+        for (int d = 1; d <= count; ++d) {
+            if (d > 3 && (count - d) % step != 0)
+                continue;
             // 1 → 90, 2 → 99, 3 → 99.9, 4 → 99.99, …
             const QString label = d == 1 ? QStringLiteral("90")
                 : d == 2 ? QStringLiteral("99")
@@ -539,7 +565,11 @@ RunChartWidget::RunChartWidget(ChartKind kind, QWidget* parent)
     m_content->chart->setBackgroundVisible(false);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(240, 130);   // four of them and the telemetry column fit a laptop's screen
+    // Four of them and the telemetry column fit a laptop's screen. A run chart
+    // needs the height of its title, legend, axis labels and axis title and a
+    // plot besides: squeezed below that, Qt Charts cuts every tick label and
+    // axis title to "..." (issue 31: the Results page at 1280×800).
+    setMinimumSize(240, isTelemetryChart(kind) ? 165 : 185);
     setAccessibleName(title(kind));
     RunRecord empty;
     m_content->update(empty, m_options);
@@ -625,7 +655,7 @@ QString RunChartWidget::title(ChartKind kind)
     case ChartKind::Spectrum: return tr("Latency spectrum (percentile, 1/(1-p) axis)");
     case ChartKind::Errors: return tr("Errors & reconnects");
     case ChartKind::Cpu: return tr("CPU, % of a core (host, steal: of all CPUs)");
-    case ChartKind::ServerOps: return tr("Thousand ops/s: the server's count and ours");
+    case ChartKind::ServerOps: return tr("k ops/s: the server's count and ours");
     }
     return {};
 }

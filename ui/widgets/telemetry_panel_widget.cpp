@@ -83,7 +83,8 @@ TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
     const std::array<ChartKind, 2> kinds { ChartKind::Cpu, ChartKind::ServerOps };
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         m_charts[i] = new RunChartWidget(kinds[i], this);
-        m_charts[i]->setMinimumSize(200, 120);
+        // Title, legend and time axis, and a plot that keeps its tick labels whole (issue 31).
+        m_charts[i]->setMinimumSize(200, 165);
         layout->addWidget(m_charts[i], 1);
     }
     connect(m_server, &QComboBox::currentIndexChanged, this, [this] {

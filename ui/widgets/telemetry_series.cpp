@@ -53,10 +53,12 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
 {
     ChartLines out;
     if (kind == ChartKind::Cpu)
-        out = named({ QObject::tr("server"), QObject::tr("main thread"), QObject::tr("engine"), QObject::tr("host"),
+        // Five entries in one row of a laptop's narrow chart (issue 31): "main" is
+        // the server's main thread, as the verdict beside the chart words it.
+        out = named({ QObject::tr("server"), QObject::tr("main"), QObject::tr("engine"), QObject::tr("host"),
                       QObject::tr("steal") });
     else if (kind == ChartKind::ServerOps)
-        out = named({ QObject::tr("server's count"), QObject::tr("ours") });
+        out = named({ QObject::tr("server's"), QObject::tr("ours") });
     else
         return out;
 
