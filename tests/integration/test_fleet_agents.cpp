@@ -514,7 +514,8 @@ private slots:
     {
         const QString secret = QStringLiteral("fleet-Secret-4711");
         Fleet fleet;
-        const QString error = fleet.start({ "REDISCLI_AUTH=" + secret });
+        // An agent with a password names the targets it may send it to (issue 29).
+        const QString error = fleet.start({ "REDISCLI_AUTH=" + secret, "TACHO_AGENT_TARGETS=127.0.0.1:*" });
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
         QVERIFY(target.command({ "CONFIG", "SET", "requirepass", secret }).text == "OK");
