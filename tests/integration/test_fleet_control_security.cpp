@@ -54,6 +54,25 @@ std::vector<std::unique_ptr<BackgroundCli>> startAgents(RedisServer& control, co
     return agents;
 }
 
+// The default user, which the fixture's helpers use, behind a password:
+// the fleet's users are the only way in for anyone else.
+const QString kAdminPassword = QStringLiteral("admin-pw");
+RedisServer::Options withAdminPassword()
+{
+    RedisServer::Options options;
+    options.password = kAdminPassword;
+    return options;
+}
+
+// Every string in a reply, depth first (for messages).
+QByteArray allStrings(const tacho::test::RedisReply& reply)
+{
+    QByteArray text = reply.text;
+    for (const auto& element : reply.elements)
+        text += " " + allStrings(element);
+    return text;
+}
+
 const QString kTargetPassword = QStringLiteral("target-Secret-2929");
 
 // A TCP listener on 127.0.0.1 that answers nothing: what reaches it, counted
@@ -226,9 +245,7 @@ private Q_SLOTS:
     void controlServerAsAnAclUser()
     {
         const QString secret = QStringLiteral("ctl-Secret-0815");
-        RedisServer::Options options;
-        options.password = QStringLiteral("admin-pw");   // the default user: the fixture's own
-        RedisServer control(options);
+        RedisServer control(withAdminPassword());
         RedisServer target;
         QString error;
         QVERIFY2(control.start(&error) && target.start(&error), qPrintable(error));
@@ -259,6 +276,54 @@ private Q_SLOTS:
         QVERIFY2(clients.count("user=fleet") >= 3, clients.constData());   // the three agents, still waiting
         QVERIFY(control.commandStatsCalls().value("xadd") >= 6);
         QVERIFY(!run.out.contains(secret.toUtf8()) && !run.err.contains(secret.toUtf8()));
+    }
+
+    // Issue 29: the control server's ACL for agents and coordinators as the
+    // man page gives it (tacho-cli(1), "agent"): a whole run works with
+    // those rights and nothing it sends is denied; an agent's user cannot
+    // post an order, nor a coordinator's read anything but the fleet's keys.
+    void documentedAclsSuffice()
+    {
+        RedisServer control(withAdminPassword());
+        RedisServer target;
+        QString error;
+        QVERIFY2(control.start(&error) && target.start(&error), qPrintable(error));
+        const QStringList agentRights { "ACL", "SETUSER", "tacho-agent", "on", ">agent-pw", "resetkeys", "-@all",
+                                        "+ping", "+time", "+get", "+set", "+del", "+exists", "+expire", "+xadd",
+                                        "+xread", "+xrevrange", "~tacho:fleet:agent:*", "~tacho:fleet:results:*",
+                                        "~tacho:fleet:intervals:*", "%R~tacho:fleet:orders:*", "%R~tacho:fleet:stop:*",
+                                        "%R~tacho:fleet:ack:*", "%R~tacho:fleet:intervals-ack:*" };
+        const QStringList coordinatorRights { "ACL", "SETUSER", "tacho-coordinator", "on", ">coordinator-pw",
+                                              "resetkeys", "-@all", "+ping", "+time", "+scan", "+get", "+set",
+                                              "+xadd", "+xread", "%R~tacho:fleet:agent:*", "~tacho:fleet:orders:*",
+                                              "%R~tacho:fleet:results:*", "%R~tacho:fleet:intervals:*",
+                                              "~tacho:fleet:stop:*", "~tacho:fleet:ack:*",
+                                              "~tacho:fleet:intervals-ack:*" };
+        QCOMPARE(control.command(agentRights).text, QByteArray("OK"));
+        QCOMPARE(control.command(coordinatorRights).text, QByteArray("OK"));
+        const QString port = QString::number(control.port());
+        auto agents = startAgents(control, "redis://tacho-agent:agent-pw@127.0.0.1:" + port, {}, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", QString::number(target.port()),
+                                       "--ratio=1:0", "--requests=200", "--threads=3", "--clients=1", "--agents", "3",
+                                       "--control", "redis://tacho-coordinator:coordinator-pw@127.0.0.1:" + port },
+                                     kRunMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        QCOMPARE(target.commandStatsCalls().value("set"), quint64(600));
+        const auto denied = control.command({ "ACL", "LOG" });
+        QVERIFY2(denied.elements.isEmpty(), qPrintable(QString::fromUtf8(allStrings(denied))));
+
+        // What the rights keep apart.
+        const auto tryAs = [&](const QString& user, const QString& password, const QStringList& command) {
+            control.setAuth(password, user);
+            const auto reply = control.command(command);
+            control.setAuth(kAdminPassword);
+            return reply;
+        };
+        QVERIFY(tryAs("tacho-agent", "agent-pw", { "XADD", "tacho:fleet:orders:a", "*", "order", "{}" }).isError());
+        QVERIFY(tryAs("tacho-agent", "agent-pw", { "SET", "tacho:fleet:stop:x", "1" }).isError());
+        QVERIFY(tryAs("tacho-coordinator", "coordinator-pw", { "GET", "elsewhere" }).isError());
+        QVERIFY(!tryAs("tacho-coordinator", "coordinator-pw", { "GET", "tacho:fleet:agent:a" }).isError());
     }
 
     // Issue 29: an agent without a fleet key does not start (unless told to
