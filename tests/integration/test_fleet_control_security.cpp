@@ -394,7 +394,11 @@ private Q_SLOTS:
         QCOMPARE(fleet.target.commandStatsCalls().value("set"), quint64(300));
         const QByteArray printed = fleet.stopAgents();
         QVERIFY2(printed.contains("refused an order for run " + QByteArray::fromStdString(order.runId)), printed.constData());
-        QVERIFY(!printed.contains(kTargetPassword.toUtf8()));
+        // Neither secret is printed, by the agents nor by the coordinators.
+        const QByteArray fleetKey = tacho::test::kTestFleetKey;
+        for (const QByteArray& text : { printed, forged.out + forged.err, unsignedRun.out + unsignedRun.err,
+                                        signedRun.out + signedRun.err })
+            QVERIFY(!text.contains(kTargetPassword.toUtf8()) && !text.contains(fleetKey));
     }
 
     // An order naming a target outside the agent's list is refused before a
