@@ -243,6 +243,7 @@ std::string lineRefusal(const FleetOrder& order, const AgentTrust& trust)
     const std::vector<std::string>& args = order.args;
     Endpoint target;
     LiveMetricsOptions metrics;
+    bool cleanup = false, preload = false;   // the coordinator's, once, never an agent's
     try {
         if (order.dialect == "redis-benchmark") {
             // No readStdin: an order carries standard input as its last word, never -x.
@@ -253,6 +254,7 @@ std::string lineRefusal(const FleetOrder& order, const AgentTrust& trust)
                         + "; an agent writes no file an order names (the coordinator writes the outputs)";
             target = parsed.config.endpoint;
             metrics = parsed.liveMetrics;
+            cleanup = parsed.cleanup;
         } else if (order.dialect == "memtier") {
             // The option table says which values are files, before parsing reads any.
             for (const MemtierOption& option : tokenizeMemtierArgs(args))
@@ -262,12 +264,17 @@ std::string lineRefusal(const FleetOrder& order, const AgentTrust& trust)
             const MemtierInvocation parsed = parseMemtierArgs(args);
             target = parsed.config.endpoint;
             metrics = parsed.liveMetrics;
+            cleanup = parsed.cleanup;
+            preload = parsed.preload;
         } else {
             return "this agent does not run the " + order.dialect + " dialect";
         }
     } catch (const UsageError& e) {
         return "the order's line is not valid: " + hideSecretsIn(e.what(), order.dialect, args);
     }
+    if (cleanup || preload)
+        return std::string("the order asks for ") + (cleanup ? "--cleanup" : "--preload")
+            + "; the coordinator does that once, for all agents, and never orders it";
     if (!metrics.statsdHost.empty())
         return "the order asks to send metrics to " + metrics.statsdHost + "; an agent sends none where an order says";
     if (!trust.targets.empty() && !trust.targets.allows(target))
@@ -322,8 +329,9 @@ std::string agentUsage()
            "                        an order naming another target is refused before any connection.\n"
            "Without a key the agent does not start unless --insecure-orders; with it, it does not start while\n"
            "it holds a password. An order that asks to write or read a file here (--json, -o, --out-file,\n"
-           "--hdr-file-prefix, --client-stats, --prometheus-file, ...) or to send metrics is refused. A refused\n"
-           "order is one line on standard error and is reported to its coordinator, which stops the run.\n\n"
+           "--hdr-file-prefix, --client-stats, --prometheus-file, ...), to send metrics, or to --cleanup or\n"
+           "--preload (the coordinator's, once) is refused. A refused order is one line on standard error and\n"
+           "is reported to its coordinator, which stops the run.\n\n"
            "Ctrl+C (or SIGTERM) stops the agent; a run under way stops and is reported first.\n";
 }
 

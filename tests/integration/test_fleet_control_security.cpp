@@ -426,8 +426,9 @@ private Q_SLOTS:
     }
 
     // Options a coordinator never sends — files on the agent's machine to
-    // write or read — are refused even in an order signed with the fleet's
-    // key: nothing is written, the target sees nothing, the refusal names them.
+    // write or read, metrics sent elsewhere, a clean-up or a preload — are
+    // refused even in an order signed with the fleet's key: nothing is
+    // written, the target sees nothing, the refusal names them.
     void ordersAskingForFilesAreRefused()
     {
         GuardedFleet fleet;
@@ -449,6 +450,11 @@ private Q_SLOTS:
             { "files04", "redis-benchmark", { "-p", port, "-t", "set", "-n", "10", "--json", written }, "--json" },
             { "files05", "redis-benchmark", { "-p", port, "-t", "set", "-n", "10", "--prometheus-file", written },
               "--prometheus-file" },
+            // Not files, but what only a coordinator does, once: deleting keys, filling the range.
+            { "files07", "redis-benchmark", { "-p", port, "-t", "set", "-n", "10", "--cleanup" }, "--cleanup" },
+            { "files08", "memtier", { "-s", "127.0.0.1", "-p", port, "-n", "10", "--preload" }, "--preload" },
+            { "files09", "memtier", { "-s", "127.0.0.1", "-p", port, "-n", "10", "--statsd", "127.0.0.1:9" },
+              "send metrics" },
         };
         for (const auto& order : orders) {
             postSignedOrder(fleet.control, "a", order.run, order.dialect, order.args);
