@@ -37,6 +37,9 @@ constexpr std::int64_t kStaleOrderMs = 10000;
 // A report not acknowledged is posted again this often, for at most this long.
 constexpr std::int64_t kReportRepostMs = 3000;
 constexpr std::int64_t kReportRetryMs = 120000;
+// Orders issued up to this long before the agent started are still taken
+// (see startedAtMs): the clocks' offset is measured, not exact.
+constexpr std::int64_t kStartMarginMs = 1000;
 // What an agent reports of its command's standard error, at most.
 constexpr std::size_t kMessageBytes = 4000;
 
@@ -393,6 +396,10 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         err << kPrefix << printable(error) << "\n";
         return 1;
     }
+    // When this agent started, by the control server's clock, less the
+    // offset's uncertainty (half a round trip, and a margin for clock steps):
+    // no coordinator can have seen it announced before.
+    const std::int64_t startedAtMs = localTimeMs() + offset->offsetMs - offset->roundTripMs / 2 - kStartMarginMs;
     AgentInfo info;
     info.name = name;
     char host[256] = {};
@@ -409,7 +416,7 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         << (trust.key ? "signed orders only" : "UNSIGNED orders accepted (--insecure-orders)") << "; targets: "
         << (trust.targets.empty() ? std::string("any") : printable(trust.targets.describe())) << ")\n"
         << std::flush;
-    OrderGate gate(name, std::move(trust.key));
+    OrderGate gate(name, std::move(trust.key), startedAtMs);
 
     ControlOutage outage;
     while (!interrupted(io)) {

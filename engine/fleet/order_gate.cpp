@@ -2,7 +2,8 @@
 
 namespace tacho::engine {
 
-OrderGate::OrderGate(std::string agent, std::optional<FleetKey> key) : m_agent(std::move(agent)), m_key(std::move(key))
+OrderGate::OrderGate(std::string agent, std::optional<FleetKey> key, std::int64_t startedAtMs)
+    : m_agent(std::move(agent)), m_key(std::move(key)), m_startedAtMs(startedAtMs)
 {
 }
 
@@ -41,6 +42,12 @@ OrderGate::Verdict OrderGate::admit(const ReceivedOrder& received, std::int64_t 
     if (order.issuedAtMs - serverNowMs > kOrderMaxLeadMs) {
         verdict.refusal = "the order was issued " + std::to_string((order.issuedAtMs - serverNowMs) / 1000)
             + " s in the future by the control server's clock";
+        return verdict;
+    }
+    // A coordinator orders only agents it saw announced: an earlier order is
+    // a copy, or was for the process that had this name before.
+    if (order.issuedAtMs < m_startedAtMs) {
+        verdict.refusal = "the order was issued before this agent started (a replay, or for its previous run)";
         return verdict;
     }
     // Forget what is too old to be admitted anyway: the memory stays bounded.

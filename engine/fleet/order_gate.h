@@ -2,7 +2,8 @@
 // What an agent checks of an order before it does anything with it (issue
 // 29): that it carries a valid signature of the fleet's key (unless the agent
 // runs with --insecure-orders: no key), that it names this agent, that it was
-// issued lately (by the control server's clock) and that its nonce is new. An
+// issued lately (by the control server's clock) and since the agent started,
+// and that its nonce is new. An
 // order failing any of these is refused, with one line saying which.
 //
 // Agent's order loop only (not thread-safe).
@@ -26,7 +27,10 @@ inline constexpr std::int64_t kOrderMaxLeadMs = 10000;
 class OrderGate {
 public:
     // key: the fleet's; nullopt runs unsigned orders (--insecure-orders).
-    OrderGate(std::string agent, std::optional<FleetKey> key);
+    // startedAtMs: when this agent started, by the control server's clock: an
+    // order issued before is refused, so that the nonces of a previous run
+    // of the agent (forgotten at its restart) need not be remembered.
+    OrderGate(std::string agent, std::optional<FleetKey> key, std::int64_t startedAtMs);
 
     struct Verdict {
         std::optional<FleetOrder> order;   // admitted
@@ -42,6 +46,7 @@ public:
 private:
     std::string m_agent;
     std::optional<FleetKey> m_key;
+    std::int64_t m_startedAtMs;
     std::map<std::string, std::int64_t> m_seen;   // nonce → issuedAtMs, within kOrderMaxAgeMs
 };
 

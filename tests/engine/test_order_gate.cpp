@@ -87,7 +87,7 @@ private Q_SLOTS:
 
     void gateAdmitsAValidOrderOnce()
     {
-        OrderGate gate("a", FleetKey(kKey));
+        OrderGate gate("a", FleetKey(kKey), kNow - kOrderMaxAgeMs - 1000);
         const ReceivedOrder received = signedWith(kKey, order());
         OrderGate::Verdict first = gate.admit(received, kNow + 500);
         QVERIFY2(first.order, first.refusal.c_str());
@@ -102,7 +102,7 @@ private Q_SLOTS:
 
     void gateRefusesForgedMisaddressedAndOldOrders()
     {
-        OrderGate gate("a", FleetKey(kKey));
+        OrderGate gate("a", FleetKey(kKey), kNow - kOrderMaxAgeMs - 1000);
         const auto refusal = [&](const ReceivedOrder& received, std::int64_t now = kNow) {
             const OrderGate::Verdict verdict = gate.admit(received, now);
             return verdict.order ? std::string() : verdict.refusal;
@@ -122,9 +122,19 @@ private Q_SLOTS:
         QVERIFY(refusal(signedWith(kKey, order("a", "n-3"))).empty());
     }
 
+    // A restarted agent remembers no nonce: it refuses what was issued before it started.
+    void ordersFromBeforeTheStartAreRefused()
+    {
+        OrderGate gate("a", FleetKey(kKey), kNow);
+        const OrderGate::Verdict before = gate.admit(signedWith(kKey, order("a", "n-1", kNow - 1)), kNow + 100);
+        QVERIFY(!before.order);
+        QVERIFY2(before.refusal.find("before this agent started") != std::string::npos, before.refusal.c_str());
+        QVERIFY(gate.admit(signedWith(kKey, order("a", "n-2", kNow)), kNow + 100).order);
+    }
+
     void insecureGateStillChecksAddressAndReplays()
     {
-        OrderGate gate("a", std::nullopt);
+        OrderGate gate("a", std::nullopt, kNow - 1000);
         const ReceivedOrder unsigned_ { orderToJson(order()), "" };
         QVERIFY(gate.admit(unsigned_, kNow).order);
         QVERIFY(!gate.admit(unsigned_, kNow).order);
