@@ -12,11 +12,16 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/cli/memtier_args.h"
 #include "engine/cli/memtier_command.h"
+#include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/secrets.h"
 #include "engine/cli/uri.h"
 #include "engine/cli/usage_error.h"
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_poster.h"
+#include "engine/fleet/order_gate.h"
+#include "engine/fleet/target_allow_list.h"
 #include "engine/report/run_file_reader.h"
 #include "engine/resp/printable_text.h"
 #include "engine/run/run_controller.h"
@@ -32,6 +37,9 @@ constexpr std::int64_t kStaleOrderMs = 10000;
 // A report not acknowledged is posted again this often, for at most this long.
 constexpr std::int64_t kReportRepostMs = 3000;
 constexpr std::int64_t kReportRetryMs = 120000;
+// Orders issued up to this long before the agent started are still taken
+// (see startedAtMs): the clocks' offset is measured, not exact.
+constexpr std::int64_t kStartMarginMs = 1000;
 // What an agent reports of its command's standard error, at most.
 constexpr std::size_t kMessageBytes = 4000;
 
@@ -127,13 +135,6 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
         }
         err << kPrefix << "run " << order.runId << ": the coordinator never took the report\n" << std::flush;
     };
-    if (order.dialect != "redis-benchmark" && order.dialect != "memtier") {
-        report.kind = "failed";
-        report.exitStatus = 2;
-        report.message = "this agent does not run the " + order.dialect + " dialect";
-        post();
-        return;
-    }
     // Start together: the order's start time is on the control server's clock.
     const std::int64_t startLocal = order.startAtMs - info.clockOffsetMs;
     while (localTimeMs() < startLocal && !interrupted(io))
@@ -198,19 +199,142 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
     post();
 }
 
+// What the agent's operator decided, from its environment (issue 29).
+struct AgentTrust {
+    std::optional<FleetKey> key;   // nullopt: --insecure-orders
+    TargetAllowList targets;       // empty: any target (only without a password)
+    bool holdsPassword = false;    // REDISCLI_AUTH
+};
+
+// Throws UsageError for a configuration that would let an order take the
+// password somewhere: see agentUsage() for the rules and why.
+AgentTrust agentTrust(bool insecureOrders)
+{
+    AgentTrust trust;
+    const char* password = std::getenv("REDISCLI_AUTH");
+    trust.holdsPassword = password && *password;
+    std::string error;
+    trust.key = FleetKey::fromEnvironment(&error);
+    if (!error.empty())
+        throw UsageError(error);
+    if (trust.key && insecureOrders)
+        throw UsageError("--insecure-orders: this agent has a fleet key; with one it runs signed orders only");
+    if (!trust.key && !insecureOrders)
+        throw UsageError(std::string("no fleet key: set ") + kFleetKeyVariable + " or " + kFleetKeyFileVariable
+                         + " (the coordinator's too), or give --insecure-orders to run anyone's orders");
+    if (insecureOrders && trust.holdsPassword)
+        throw UsageError("--insecure-orders runs anyone's orders, so this agent holds no password: unset "
+                         "REDISCLI_AUTH, or give it a fleet key instead");
+    const char* targets = std::getenv(kAgentTargetsVariable);
+    auto list = TargetAllowList::parse(targets ? targets : "", &error);
+    if (!list)
+        throw UsageError(error);
+    trust.targets = std::move(*list);
+    if (trust.holdsPassword && trust.targets.empty())
+        throw UsageError(std::string("this agent holds a password (REDISCLI_AUTH) but no ") + kAgentTargetsVariable
+                         + ": name the targets it may send it to (HOST:PORT patterns)");
+    return trust;
+}
+
+// Why the agent refuses to run the line of `order` (empty: it runs it): a
+// dialect it does not know, a line that does not parse, a file the line
+// would read or write on this machine, metrics sent to a host the order
+// names, or a target outside the operator's list. Decided before any
+// connection is opened or any file read.
+std::string lineRefusal(const FleetOrder& order, const AgentTrust& trust)
+{
+    const std::vector<std::string>& args = order.args;
+    Endpoint target;
+    LiveMetricsOptions metrics;
+    bool cleanup = false, preload = false;   // the coordinator's, once, never an agent's
+    try {
+        if (order.dialect == "redis-benchmark") {
+            // No readStdin: an order carries standard input as its last word, never -x.
+            const RedisBenchmarkInvocation parsed = parseRedisBenchmarkArgs(args);
+            for (const OutputFile& output : redisBenchmarkOutputFiles(parsed))
+                if (!output.path.empty())
+                    return std::string("the order asks to write ") + output.option + " " + output.path
+                        + "; an agent writes no file an order names (the coordinator writes the outputs)";
+            target = parsed.config.endpoint;
+            metrics = parsed.liveMetrics;
+            cleanup = parsed.cleanup;
+        } else if (order.dialect == "memtier") {
+            // The option table says which values are files, before parsing reads any.
+            for (const MemtierOption& option : tokenizeMemtierArgs(args))
+                if (memtierOptionFile(option.name) != OptionFile::None)
+                    return "the order asks for " + option.name + " " + option.value.value_or("")
+                        + "; an agent reads or writes no file an order names (the coordinator writes the outputs)";
+            const MemtierInvocation parsed = parseMemtierArgs(args);
+            target = parsed.config.endpoint;
+            metrics = parsed.liveMetrics;
+            cleanup = parsed.cleanup;
+            preload = parsed.preload;
+        } else {
+            return "this agent does not run the " + order.dialect + " dialect";
+        }
+    } catch (const UsageError& e) {
+        return "the order's line is not valid: " + hideSecretsIn(e.what(), order.dialect, args);
+    }
+    if (cleanup || preload)
+        return std::string("the order asks for ") + (cleanup ? "--cleanup" : "--preload")
+            + "; the coordinator does that once, for all agents, and never orders it";
+    if (!metrics.statsdHost.empty())
+        return "the order asks to send metrics to " + metrics.statsdHost + "; an agent sends none where an order says";
+    if (!trust.targets.empty() && !trust.targets.allows(target))
+        return "the target " + target.describe() + " is not among this agent's " + kAgentTargetsVariable;
+    return {};
+}
+
+// A refused order: one line on standard error (escaped: the reason quotes
+// the order), and once in its run's results, when it names a valid run, so
+// that the coordinator ends at once instead of waiting. Once, and no wait
+// for an acknowledgement: refusals must cost a forger's flood nothing.
+void refuseOrder(ControlChannel& control, const std::string& agent, const std::string& runId,
+                 const std::string& reason, std::ostream& err)
+{
+    err << kPrefix << "refused an order" << (runId.empty() ? std::string() : " for run " + runId) << ": "
+        << printable(reason) << "\n"
+        << std::flush;
+    if (runId.empty())
+        return;
+    AgentReport report;
+    report.agent = agent;
+    report.kind = "refused";
+    report.exitStatus = 2;
+    report.message = reason;
+    std::string error;
+    if (!postReport(control, runId, report, &error))
+        err << kPrefix << "run " << runId << ": the refusal could not be reported: " << printable(error) << "\n"
+            << std::flush;
+}
+
 } // namespace
 
 std::string agentUsage()
 {
-    return "Usage: tacho-cli agent --control redis://HOST:PORT [--name NAME]\n\n"
+    return "Usage: tacho-cli agent --control redis://HOST:PORT [--name NAME] [--insecure-orders]\n\n"
            "Waits for orders from a coordinator (tacho-cli redis-benchmark|memtier ... --agents N --control URL)\n"
            "on the control server, a stock redis-server (5 or later). Announces itself there every second\n"
            "(host, version, cores, clock offset to the control server's TIME) and runs each order's share\n"
            "of the workload at the order's start time. Each second measured goes to the control server as it\n"
            "happens (counts, errors, latency histograms), its run file at the end.\n\n"
-           "  --control URL   the control server: redis://[[user:]password@]host[:port] or rediss://...\n"
-           "  --name NAME     this agent's name (letters, digits, '.', '_', '-'; default: the host name)\n\n"
-           "The target's password is never part of an order: give it to each agent in REDISCLI_AUTH.\n"
+           "  --control URL       the control server: redis://[[user:]password@]host[:port] or rediss://...\n"
+           "  --name NAME         this agent's name (letters, digits, '.', '_', '-'; default: the host name)\n"
+           "  --insecure-orders   run unsigned orders (no fleet key); the agent then refuses to hold a password\n\n"
+           "Environment (never on the command line):\n"
+           "  TACHO_FLEET_KEY       the fleet's secret (16 bytes or more; openssl rand -hex 32), or\n"
+           "  TACHO_FLEET_KEY_FILE  a file holding it, readable by its owner only. The coordinator holds the\n"
+           "                        same key and signs each order; this agent runs only orders whose signature,\n"
+           "                        agent name, issue time (30 s at most) and nonce (once) check out.\n"
+           "  REDISCLI_AUTH         the target's password: never part of an order.\n"
+           "  TACHO_AGENT_TARGETS   the targets this agent may load: HOST:PORT patterns (* ? [..]), separated by\n"
+           "                        commas, e.g. \"10.0.4.*:6379,unix:/run/redis/*\". Required with REDISCLI_AUTH;\n"
+           "                        an order naming another target is refused before any connection.\n"
+           "Without a key the agent does not start unless --insecure-orders; with it, it does not start while\n"
+           "it holds a password. An order that asks to write or read a file here (--json, -o, --out-file,\n"
+           "--hdr-file-prefix, --client-stats, --prometheus-file, ...), to send metrics, or to --cleanup or\n"
+           "--preload (the coordinator's, once) is refused. A refused order is one line on standard error and\n"
+           "is reported to its coordinator, which stops the run.\n\n"
            "Ctrl+C (or SIGTERM) stops the agent; a run under way stops and is reported first.\n";
 }
 
@@ -232,7 +356,9 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
     std::ostream& err = *io.err;
     std::string controlUri;
     std::string name = defaultAgentName();
+    bool insecureOrders = false;
     RunConfig server;
+    AgentTrust trust;
     try {
         for (std::size_t i = 0; i < args.size(); ++i) {
             const std::string& a = args[i];
@@ -246,6 +372,8 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
                 controlUri = args[++i];
             else if (a == "--name")
                 name = args[++i];
+            else if (a == "--insecure-orders")
+                insecureOrders = true;
             else
                 throw UsageError("unknown option " + printable(a));
         }
@@ -254,6 +382,7 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         if (!isValidAgentName(name))
             throw UsageError("--name: " + printable(name) + " is not a name of 1-64 letters, digits, '.', '_', '-'");
         server = controlServerConfig(controlUri);
+        trust = agentTrust(insecureOrders);
     } catch (const UsageError& e) {
         err << kPrefix << e.what() << "\nTry 'tacho-cli agent --help' for more information.\n";
         return 2;
@@ -267,6 +396,10 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         err << kPrefix << printable(error) << "\n";
         return 1;
     }
+    // When this agent started, by the control server's clock, less the
+    // offset's uncertainty (half a round trip, and a margin for clock steps):
+    // no coordinator can have seen it announced before.
+    const std::int64_t startedAtMs = localTimeMs() + offset->offsetMs - offset->roundTripMs / 2 - kStartMarginMs;
     AgentInfo info;
     info.name = name;
     char host[256] = {};
@@ -279,8 +412,11 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
     AgentState state;
     std::thread beat([&] { heartbeat(server, info, state, err); });
     out << kPrefix << name << " waiting for orders on " << control.where() << " (clock offset "
-        << info.clockOffsetMs << " ms, round trip " << info.roundTripMs << " ms)\n"
+        << info.clockOffsetMs << " ms, round trip " << info.roundTripMs << " ms; "
+        << (trust.key ? "signed orders only" : "UNSIGNED orders accepted (--insecure-orders)") << "; targets: "
+        << (trust.targets.empty() ? std::string("any") : printable(trust.targets.describe())) << ")\n"
         << std::flush;
+    OrderGate gate(name, std::move(trust.key), startedAtMs);
 
     ControlOutage outage;
     while (!interrupted(io)) {
@@ -290,10 +426,18 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
             continue;
         }
         outage.recovered();
-        for (const FleetOrder& order : *orders) {
+        for (const ReceivedOrder& received : *orders) {
             if (interrupted(io))
                 break;
             const auto now = control.serverTimeMs(nullptr).value_or(localTimeMs() + info.clockOffsetMs);
+            OrderGate::Verdict verdict = gate.admit(received, now);
+            if (verdict.order)
+                verdict.refusal = lineRefusal(*verdict.order, trust);
+            if (!verdict.refusal.empty()) {
+                refuseOrder(control, name, verdict.runId, verdict.refusal, err);
+                continue;
+            }
+            const FleetOrder& order = *verdict.order;
             if (order.startAtMs + kStaleOrderMs < now) {
                 err << kPrefix << "run " << order.runId << ": its start time passed "
                     << (now - order.startAtMs) / 1000 << " s ago; not run\n"

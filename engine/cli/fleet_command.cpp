@@ -17,6 +17,7 @@
 #include "engine/cli/memtier_command.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
+#include "engine/fleet/fleet_key.h"
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_merger.h"
 #include "engine/report/json_writer.h"
@@ -312,6 +313,49 @@ struct FleetPlan {
     std::vector<TestResult>* leadingTests = nullptr;
 };
 
+// The fleet's key that signs the orders (issue 29), or nullopt with a
+// warning: agents refuse unsigned orders unless their operator said
+// --insecure-orders. Throws UsageError for a key that is set but unusable.
+std::optional<FleetKey> orderSigningKey(std::ostream& err, const char* prefix)
+{
+    std::string error;
+    std::optional<FleetKey> key = FleetKey::fromEnvironment(&error);
+    if (!error.empty())
+        throw UsageError(error);
+    if (!key)
+        err << prefix << "warning: no fleet key (" << kFleetKeyVariable << " or " << kFleetKeyFileVariable
+            << "): the orders go unsigned, and only agents started with --insecure-orders run them\n"
+            << std::flush;
+    return key;
+}
+
+// One order per agent (`names`, in the order of the shares), each for its
+// own agent with a nonce of its own, signed with `key` when there is one;
+// nullopt with *error when the control server did not take one of them.
+std::optional<std::vector<FleetOrder>> postOrders(ControlChannel& control, const FleetPlan& plan,
+                                                  const std::vector<std::string>& names, const std::string& runId,
+                                                  std::int64_t nowMs, const FleetKey* key, std::string* error)
+{
+    std::vector<FleetOrder> orders;
+    const int count = static_cast<int>(names.size());
+    for (int i = 0; i < count; ++i) {
+        FleetOrder order;
+        order.runId = runId;
+        order.agent = names[std::size_t(i)];
+        order.dialect = plan.dialect;
+        order.args = plan.shares[std::size_t(i)];
+        order.index = i;
+        order.count = count;
+        order.startAtMs = nowMs + kStartDelayMs;
+        order.issuedAtMs = nowMs;
+        order.nonce = newRunId() + newRunId();   // 128 random bits
+        if (!postOrder(control, order, key, error))
+            return std::nullopt;
+        orders.push_back(std::move(order));
+    }
+    return orders;
+}
+
 int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
 {
     std::ostream& out = *io.out;
@@ -322,8 +366,10 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         return 2;
     };
     RunConfig server;
+    std::optional<FleetKey> key;
     try {
         server = controlServerConfig(fleet.controlUri);
+        key = orderSigningKey(err, kPrefix);
     } catch (const UsageError& e) {
         return usageError(e.what());
     }
@@ -365,22 +411,14 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     const std::string runId = newRunId();
     const int count = static_cast<int>(agents.size());
     std::vector<std::string> names;
-    std::vector<FleetOrder> orders;
-    for (int i = 0; i < count; ++i) {
-        FleetOrder order;
-        order.runId = runId;
-        order.dialect = plan.dialect;
-        order.args = plan.shares[std::size_t(i)];
-        order.index = i;
-        order.count = count;
-        order.startAtMs = *now + kStartDelayMs;
-        if (!postOrder(control, agents[i].name, order, &error)) {
-            err << kPrefix << printable(error) << "\n";
-            return 1;
-        }
-        names.push_back(agents[i].name);
-        orders.push_back(order);
+    for (const AgentInfo& agent : agents)
+        names.push_back(agent.name);
+    const auto posted = postOrders(control, plan, names, runId, *now, key ? &*key : nullptr, &error);
+    if (!posted) {
+        err << kPrefix << printable(error) << "\n";
+        return 1;
     }
+    const std::vector<FleetOrder>& orders = *posted;
     out << plan.doing << " on " << count << " agents (" << joined(names) << ") through " << control.where() << ", run "
         << runId << "\n"
         << std::flush;
@@ -395,6 +433,14 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     std::string lastReportId = "0-0";
     std::string lastIntervalId = "0-0";
     bool stopSent = false;
+    // Every agent stops its share and still reports it.
+    const auto stopAgents = [&] {
+        if (stopSent)
+            return;
+        control.command({ "SET", fleetStopKey(runId), "1", "EX", "3600" }, nullptr);
+        err << kPrefix << "stopping the agents\n" << std::flush;
+        stopSent = true;
+    };
     std::int64_t lastPresenceCheck = localTimeMs();
     std::int64_t lastIntervalAck = 0;
     std::map<std::string, std::int64_t> lastSeen;   // by this machine's clock
@@ -416,12 +462,8 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     };
     ControlOutage outage;
     while (taken.size() + lost.size() < agents.size()) {
-        if (!stopSent && io.interrupts && io.interrupts->load() > 0) {
-            // Ctrl+C: every agent stops its share and still reports it.
-            control.command({ "SET", fleetStopKey(runId), "1", "EX", "3600" }, nullptr);
-            err << kPrefix << "stopping the agents\n" << std::flush;
-            stopSent = true;
-        }
+        if (io.interrupts && io.interrupts->load() > 0)
+            stopAgents();   // Ctrl+C
         const auto received = readRunStreams(control, runId, &lastReportId, &lastIntervalId, 1000, &error);
         if (!received) {
             outage.failed(error, err, kPrefix);
@@ -435,9 +477,15 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
                 || std::find(lost.begin(), lost.end(), report.agent) != lost.end())
                 continue;
             // The first copy counts; a repost (no acknowledgement seen yet) is the same report.
-            if (reports.emplace(report.agent, report).second)
+            if (reports.emplace(report.agent, report).second) {
                 reportedAt[report.agent] = localTimeMs();
-            else if (taken.count(report.agent))
+                // A refusal will not change by waiting: the others stop, and the run ends now.
+                if (report.kind == "refused") {
+                    err << kPrefix << "agent " << report.agent << " refused its order: " << printable(report.message)
+                        << "\n";
+                    stopAgents();
+                }
+            } else if (taken.count(report.agent))
                 control.command({ "SET", fleetAckKey(runId, report.agent), "1", "EX", "3600" }, nullptr);
         }
         for (const auto& [name, report] : reports) {

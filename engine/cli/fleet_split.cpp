@@ -209,10 +209,10 @@ std::vector<std::string> memtierShare(std::span<const std::string> args, const M
     const bool divideRange = rangeDivides(parsed);
     for (const MemtierOption& option : tokenizeMemtierArgs(args)) {
         const std::string& name = option.name;
-        // The coordinator writes the outputs and cleans up, once, from the merged run.
-        const bool coordinators = name == "--json" || name == "--out-file" || name == "--json-out-file"
-                                  || name == "--hdr-file-prefix" || name == "--cleanup" || name == "--preload"
-                                  || name == "--preload-pipeline";
+        // The coordinator writes the outputs and cleans up, once, from the merged run
+        // (and an agent refuses an order that names a file: memtierOptionFile).
+        const bool coordinators = memtierOptionFile(name) == OptionFile::Writes || name == "--cleanup"
+                                  || name == "--preload" || name == "--preload-pipeline";
         if (coordinators || name == "--threads" || name == "--clients" || name == "--authenticate" || name == "--rate"
             || (divideRange && (name == "--key-minimum" || name == "--key-maximum")))
             continue;

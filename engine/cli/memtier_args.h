@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cli/secrets.h"
@@ -92,6 +93,13 @@ struct MemtierOption {
     std::string label;                   // as typed, for messages: "-n", "--req"
     std::optional<std::string> value;    // for options that take one
 };
+// What an option's value names on the machine that runs the line: a file
+// it reads (workload input) or writes (a report, a histogram, metrics).
+enum class OptionFile { None, Reads, Writes };
+// For a canonical name as MemtierOption::name holds it ("--out-file"), from
+// the tokenizer's option table; None for unknown names.
+OptionFile memtierOptionFile(std::string_view name);
+
 // The options in order, up to and including --help or --version. Throws
 // UsageError on unknown or ambiguous options and missing values; values
 // are not checked here.

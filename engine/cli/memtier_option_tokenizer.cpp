@@ -14,13 +14,17 @@ namespace {
 using detail::quoted;
 
 // Every option memtier_benchmark knows, plus Tacho's. `value`: takes an
-// argument; `secret`: what of it argv blanking and messages hide (secrets.h).
+// argument; `secret`: what of it argv blanking and messages hide (secrets.h);
+// `file`: the value names a file on the machine that runs the line (what an
+// agent refuses in an order, and the coordinator keeps for itself).
 struct OptionSpec {
     const char* name;
     char shortName;
     bool value;
     SecretKind secret = SecretKind::None;
+    OptionFile file = OptionFile::None;
 };
+constexpr SecretKind kNoSecret = SecretKind::None;
 
 constexpr OptionSpec kOptions[] = {
     // connection
@@ -30,8 +34,8 @@ constexpr OptionSpec kOptions[] = {
     { "tls-skip-verify", 0, false }, { "tls-skip-hostname-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
     { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
     // output
-    { "out-file", 'o', true }, { "json-out-file", 0, true }, { "client-stats", 0, true },
-    { "hdr-file-prefix", 0, true }, { "show-config", 0, false }, { "hide-histogram", 0, false },
+    { "out-file", 'o', true, kNoSecret, OptionFile::Writes }, { "json-out-file", 0, true, kNoSecret, OptionFile::Writes }, { "client-stats", 0, true, kNoSecret, OptionFile::Writes },
+    { "hdr-file-prefix", 0, true, kNoSecret, OptionFile::Writes }, { "show-config", 0, false }, { "hide-histogram", 0, false },
     { "print-percentiles", 0, true }, { "print-all-runs", 0, false }, { "command-stats-breakdown", 0, true },
     { "statsd-host", 0, true }, { "statsd-port", 0, true }, { "statsd-prefix", 0, true },
     { "statsd-run-label", 0, true }, { "graphite-port", 0, true },
@@ -46,12 +50,12 @@ constexpr OptionSpec kOptions[] = {
     { "randomize", 0, false },
     // arbitrary commands
     { "command", 0, true }, { "command-ratio", 0, true }, { "command-key-pattern", 0, true },
-    { "monitor-input", 0, true }, { "monitor-pattern", 0, true }, { "scan-incremental-iteration", 0, false },
+    { "monitor-input", 0, true, kNoSecret, OptionFile::Reads }, { "monitor-pattern", 0, true }, { "scan-incremental-iteration", 0, false },
     { "scan-incremental-max-iterations", 0, true },
     // objects
     { "data-size", 'd', true }, { "data-offset", 0, true }, { "random-data", 'R', false },
     { "data-size-range", 0, true }, { "data-size-list", 0, true }, { "data-size-pattern", 0, true },
-    { "expiry-range", 0, true }, { "data-import", 0, true }, { "data-verify", 0, false },
+    { "expiry-range", 0, true }, { "data-import", 0, true, kNoSecret, OptionFile::Reads }, { "data-verify", 0, false },
     { "verify-only", 0, false }, { "generate-keys", 0, false }, { "no-expiry", 0, false },
     // keys
     { "key-prefix", 0, true }, { "key-minimum", 0, true }, { "key-maximum", 0, true }, { "key-pattern", 0, true },
@@ -59,10 +63,10 @@ constexpr OptionSpec kOptions[] = {
     // WAIT
     { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
     // Tacho
-    { "rate", 0, true }, { "json", 0, true }, { "preload", 0, false }, { "preload-pipeline", 0, true },
+    { "rate", 0, true }, { "json", 0, true, kNoSecret, OptionFile::Writes }, { "preload", 0, false }, { "preload-pipeline", 0, true },
     { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
     { "no-telemetry", 0, false }, { "telemetry-interval", 0, true },
-    { "prometheus-file", 0, true }, { "statsd", 0, true },
+    { "prometheus-file", 0, true, kNoSecret, OptionFile::Writes }, { "statsd", 0, true },
 };
 
 // The option "--name" means (exact, or an unambiguous prefix, as
@@ -156,6 +160,14 @@ std::vector<SecretSpan> memtierSecretSpans(std::span<const std::string> args)
         }
     }
     return spans;
+}
+
+OptionFile memtierOptionFile(std::string_view name)
+{
+    for (const OptionSpec& option : kOptions)
+        if (name == std::string("--") + option.name)
+            return option.file;
+    return OptionFile::None;
 }
 
 std::vector<std::string> memtierSecretOptionSpellings()

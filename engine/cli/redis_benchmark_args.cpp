@@ -297,6 +297,11 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
     return result;
 }
 
+std::vector<OutputFile> redisBenchmarkOutputFiles(const RedisBenchmarkInvocation& invocation)
+{
+    return { { "--json", invocation.jsonPath }, { "--prometheus-file", invocation.liveMetrics.prometheusFile } };
+}
+
 std::string readStdinArgument(std::istream& in, std::uint64_t maxBytes)
 {
     // Read in chunks and joined once: no doubling string on the way to the

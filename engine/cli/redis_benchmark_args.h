@@ -6,7 +6,9 @@
 #include <iosfwd>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "engine/cli/shared_options.h"
 #include "engine/cli/usage_error.h"
 #include "engine/report/live_metrics.h"
 #include "engine/report/redis_benchmark_report.h"
@@ -24,6 +26,10 @@ struct RedisBenchmarkInvocation {
     bool showHelp = false;                    // --help
     bool showVersion = false;                 // --version
 };
+
+// The files the invocation writes (option, path; empty: not given): checked
+// before a run, and what an agent refuses to write for an order (issue 29).
+std::vector<OutputFile> redisBenchmarkOutputFiles(const RedisBenchmarkInvocation& invocation);
 
 // Parses the arguments that follow "redis-benchmark". Throws UsageError with
 // a message naming the option on unknown options, missing or malformed

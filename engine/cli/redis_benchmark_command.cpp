@@ -87,7 +87,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     const RunConfig& config = invocation.config;
     // Checked before the run, so that a run file is not lost after it.
     std::string outputError;
-    if (!checkOutputFiles({ { "--json", invocation.jsonPath } }, &outputError)) {
+    if (!checkOutputFiles(redisBenchmarkOutputFiles(invocation), &outputError)) {
         err << kPrefix << outputError << "\n";
         return 2;
     }

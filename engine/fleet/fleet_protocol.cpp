@@ -238,6 +238,7 @@ std::string orderToJson(const FleetOrder& order)
     JsonWriter w(0);
     w.beginObject()
         .field("runId", order.runId)
+        .field("agent", order.agent)
         .field("dialect", order.dialect)
         .key("args")
         .beginArray();
@@ -247,6 +248,8 @@ std::string orderToJson(const FleetOrder& order)
         .field("index", order.index)
         .field("count", order.count)
         .field("startAtMs", order.startAtMs)
+        .field("issuedAtMs", order.issuedAtMs)
+        .field("nonce", order.nonce)
         .endObject();
     return w.str();
 }
@@ -257,6 +260,9 @@ bool orderFromJson(const std::string& json, FleetOrder& out, std::string* error)
     if (!value)
         return false;
     out.runId = stringField(*value, "runId");
+    out.agent = stringField(*value, "agent");
+    out.issuedAtMs = integerField(*value, "issuedAtMs");
+    out.nonce = stringField(*value, "nonce");
     out.dialect = stringField(*value, "dialect");
     out.index = static_cast<int>(integerField(*value, "index"));
     out.count = static_cast<int>(integerField(*value, "count"));
@@ -289,14 +295,15 @@ bool postReport(ControlChannel& control, const std::string& runId, const AgentRe
     return true;
 }
 
-bool postOrder(ControlChannel& control, const std::string& agent, const FleetOrder& order, std::string* error)
+bool postOrder(ControlChannel& control, const FleetOrder& order, const FleetKey* key, std::string* error)
 {
+    const std::string json = orderToJson(order);
     // Capped: a stream that an absent agent never reads stays small.
-    return control
-        .request({ "XADD", fleetOrdersStream(agent), "MAXLEN", "~", std::to_string(kOrdersKept), "*", "order",
-                   orderToJson(order) },
-                 error)
-        .has_value();
+    std::vector<std::string> args { "XADD", fleetOrdersStream(order.agent), "MAXLEN", "~", std::to_string(kOrdersKept),
+                                    "*", "order", json };
+    if (key)
+        args.insert(args.end(), { "mac", key->sign(kOrderSignatureContext, json) });
+    return control.request(args, error).has_value();
 }
 
 std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error)
@@ -309,19 +316,27 @@ std::optional<std::string> latestOrderId(ControlChannel& control, const std::str
     return reply->elements[0].elements[0].text;
 }
 
-std::optional<std::vector<FleetOrder>> readOrders(ControlChannel& control, const std::string& agent,
-                                                  std::string* lastId, int blockMs, std::string* error)
+std::optional<std::vector<ReceivedOrder>> readOrders(ControlChannel& control, const std::string& agent,
+                                                     std::string* lastId, int blockMs, std::string* error)
 {
     const auto entries = readStream(control, fleetOrdersStream(agent), lastId, 10, blockMs, error);
     if (!entries)
         return std::nullopt;
-    std::vector<FleetOrder> orders;
-    for (const StreamEntry& entry : *entries)
+    std::vector<ReceivedOrder> orders;
+    for (const StreamEntry& entry : *entries) {
+        ReceivedOrder order;
+        bool hasOrder = false;
         for (const auto& [name, text] : entry.fields) {
-            FleetOrder order;
-            if (name == "order" && orderFromJson(text, order, nullptr))
-                orders.push_back(std::move(order));
+            if (name == "order") {
+                order.json = text;
+                hasOrder = true;
+            } else if (name == "mac") {
+                order.mac = text;
+            }
         }
+        if (hasOrder)
+            orders.push_back(std::move(order));
+    }
     return orders;
 }
 

@@ -25,14 +25,18 @@
 //
 // An order carries the whole workload as the dialect's own command line for
 // that agent's share, without any password: agents take the target's
-// password from their own environment.
+// password from their own environment. It is signed with the fleet's key
+// (fleet_key.h) and names its agent, issue time and a nonce, so that an
+// agent can refuse a forged, misaddressed, old or replayed one (order_gate.h).
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "engine/fleet/control_channel.h"
+#include "engine/fleet/fleet_key.h"
 #include "engine/report/json_writer.h"
 
 namespace tacho::engine {
@@ -75,27 +79,40 @@ std::optional<std::vector<AgentInfo>> onlineAgents(ControlChannel& control, std:
 
 struct FleetOrder {
     std::string runId;
-    std::string dialect;                // "redis-benchmark" (memtier to come)
+    std::string agent;                  // the agent it is for (a signed order names it: no reuse on another)
+    std::string dialect;                // "redis-benchmark" or "memtier"
     std::vector<std::string> args;      // the dialect's arguments for this agent's share
     int index = 0;                      // this agent's share: index of count
     int count = 1;
     std::int64_t startAtMs = 0;         // by the control server's clock
+    std::int64_t issuedAtMs = 0;        // by the control server's clock: an old order is refused
+    std::string nonce;                  // random, once per order: a replayed order is refused
 };
 std::string orderToJson(const FleetOrder& order);
 bool orderFromJson(const std::string& json, FleetOrder& out, std::string* error);
-bool postOrder(ControlChannel& control, const std::string& agent, const FleetOrder& order, std::string* error);
+// What the signature of an order covers besides its JSON bytes (fleet_key.h).
+inline constexpr std::string_view kOrderSignatureContext = "tacho-fleet-order/1";
+// XADD to the stream of order.agent: the order's JSON and, with a key, its
+// signature over exactly those bytes (field "mac"); without one, unsigned.
+bool postOrder(ControlChannel& control, const FleetOrder& order, const FleetKey* key, std::string* error);
+// An order as it arrives, not yet checked (order_gate.h decides).
+struct ReceivedOrder {
+    std::string json;   // the bytes the signature covers
+    std::string mac;    // empty: unsigned
+};
 // The id of the agent's newest order ("0-0" when none): an agent reads only
 // orders after the one that was newest when it started, so a late agent
 // never runs an old order.
 std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error);
 // Orders after `*lastId` (waiting at most blockMs); advances *lastId.
-std::optional<std::vector<FleetOrder>> readOrders(ControlChannel& control, const std::string& agent,
+std::optional<std::vector<ReceivedOrder>> readOrders(ControlChannel& control, const std::string& agent,
                                                   std::string* lastId, int blockMs, std::string* error);
 
 // One entry of a run's results stream.
 struct AgentReport {
     std::string agent;
-    std::string kind;        // "final": the agent's run file; "failed": no run file, see message
+    std::string kind;        // "final": the agent's run file; "failed": no run file, see message;
+                             // "refused": the agent did not run the order (message: why)
     int exitStatus = 0;      // the dialect command's exit status
     std::string message;     // the last lines it printed to standard error
     std::string runFile;     // "final": the run file's JSON text

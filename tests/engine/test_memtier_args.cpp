@@ -243,6 +243,24 @@ private slots:
         QVERIFY(parse({ "--help", "--bogus" }).showHelp);
     }
 
+    // The option table says which values are files on the machine that runs
+    // the line (issue 29: what an agent refuses in an order): every output
+    // that writes a path, the inputs that read one, nothing else.
+    void optionTableNamesTheFiles()
+    {
+        for (const char* writes : { "--out-file", "--json-out-file", "--client-stats", "--hdr-file-prefix", "--json",
+                                    "--prometheus-file" })
+            QVERIFY2(memtierOptionFile(writes) == OptionFile::Writes, writes);
+        for (const char* reads : { "--monitor-input", "--data-import" })
+            QVERIFY2(memtierOptionFile(reads) == OptionFile::Reads, reads);
+        for (const char* none : { "--server", "--statsd", "--key-prefix", "--command", "--authenticate", "--bogus" })
+            QVERIFY2(memtierOptionFile(none) == OptionFile::None, none);
+        // As the tokenizer names them, whatever was typed.
+        const auto tokens = tokenizeMemtierArgs(std::vector<std::string> { "-o", "x", "--json-o=y" });
+        QCOMPARE(memtierOptionFile(tokens.at(0).name), OptionFile::Writes);
+        QCOMPARE(memtierOptionFile(tokens.at(1).name), OptionFile::Writes);
+    }
+
     // Every bad value is a UsageError whose message names the option.
     void badInputNamesTheOption_data()
     {

@@ -457,6 +457,22 @@ private slots:
         QCOMPARE(parse({"--dbnum", "2147483647"}).config.database, 2147483647);
         QCOMPARE(parse({"--duration", "0.001"}).config.durationSeconds, 0.001);
     }
+
+    // The files a line writes, from the parsed line (issue 29: checked before
+    // a run, and what an agent refuses to write for an order).
+    void outputFilesOfALine()
+    {
+        const auto paths = [](const RedisBenchmarkInvocation& invocation) {
+            std::vector<std::string> named;
+            for (const OutputFile& output : redisBenchmarkOutputFiles(invocation))
+                if (!output.path.empty())
+                    named.push_back(std::string(output.option) + " " + output.path);
+            return named;
+        };
+        QVERIFY(paths(parse({"-t", "set"})).empty());
+        QCOMPARE(paths(parse({"--json", "run.json", "--prometheus-file", "m.prom", "-t", "set"})),
+                 (std::vector<std::string> { "--json run.json", "--prometheus-file m.prom" }));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRedisBenchmarkArgs)

@@ -514,7 +514,8 @@ private slots:
     {
         const QString secret = QStringLiteral("fleet-Secret-4711");
         Fleet fleet;
-        const QString error = fleet.start({ "REDISCLI_AUTH=" + secret });
+        // An agent with a password names the targets it may send it to (issue 29).
+        const QString error = fleet.start({ "REDISCLI_AUTH=" + secret, "TACHO_AGENT_TARGETS=127.0.0.1:*" });
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
         QVERIFY(target.command({ "CONFIG", "SET", "requirepass", secret }).text == "OK");
@@ -544,12 +545,18 @@ private slots:
         QVERIFY2(everything.contains("\"order\"") || everything.contains("redis-benchmark"), everything.left(400).constData());
         QVERIFY2(everything.contains("tacho-run/1"), everything.left(400).constData());
         QVERIFY(!everything.contains(secret.toUtf8()));
+        // Nor the fleet's key (issue 29): the orders carry a signature made with it, never the key.
+        const QByteArray fleetKey = tacho::test::kTestFleetKey;
+        QVERIFY(everything.contains("\"nonce\""));
+        QVERIFY(!everything.contains(fleetKey));
         monitor.terminate();
         QVERIFY(monitor.waitForFinished(10000));
         const QByteArray monitored = monitor.readAllStandardOutput();
         QVERIFY2(monitored.contains("XADD"), monitored.left(400).constData());
-        QVERIFY(!monitored.contains(secret.toUtf8()));
+        QVERIFY2(monitored.contains("\"mac\""), monitored.left(400).constData());
+        QVERIFY(!monitored.contains(secret.toUtf8()) && !monitored.contains(fleetKey));
         QVERIFY(!run.out.contains(secret.toUtf8()) && !run.err.contains(secret.toUtf8()));
+        QVERIFY(!run.out.contains(fleetKey) && !run.err.contains(fleetKey));
     }
 
     // An agent killed mid-run is lost; the others' results make the run,

@@ -4,6 +4,12 @@
 
 namespace tacho::test {
 
+void holdTestFleetKey()
+{
+    if (qEnvironmentVariableIsEmpty("TACHO_FLEET_KEY"))
+        qputenv("TACHO_FLEET_KEY", kTestFleetKey);
+}
+
 int fleetAgentsOnline(const RedisServer& control)
 {
     return int(control.command({ "KEYS", "tacho:fleet:agent:*" }).elements.size());
@@ -13,6 +19,7 @@ QString startFleetAgents(std::vector<std::unique_ptr<BackgroundCli>>& agents, co
                          const QString& controlUri, const QStringList& names, const QStringList& environment,
                          const QString& tmpDir, int timeoutMs)
 {
+    holdTestFleetKey();
     for (const QString& name : names) {
         agents.push_back(std::make_unique<BackgroundCli>(QStringList { "agent", "--control", controlUri, "--name", name },
                                                          QStringList(environment) << "TMPDIR=" + tmpDir));

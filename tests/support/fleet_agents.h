@@ -13,10 +13,18 @@ namespace tacho::test {
 
 class RedisServer;
 
+// The fleet key of the suites (issue 29): agents run only orders signed with
+// their key, so the agents and every coordinator a suite starts hold this one.
+inline constexpr const char* kTestFleetKey = "tacho-test-fleet-key-0123456789";
+// Puts kTestFleetKey in this process's TACHO_FLEET_KEY (unless one is set):
+// the agents and coordinators it starts inherit it, as an operator's
+// machines share one key, and a coordinator in this process signs with it.
+void holdTestFleetKey();
+
 // The agents whose presence `control` holds (tacho:fleet:agent:* keys).
 int fleetAgentsOnline(const RedisServer& control);
 
-// Starts one agent per name on `controlUri`, with `environment` added and
+// Starts one agent per name on `controlUri` (after holdTestFleetKey()), with `environment` added and
 // `tmpDir` as its TMPDIR (so an agent killed mid-run leaves its scratch folder
 // there, not in the system's), into `agents`; waits at most timeoutMs until
 // `control` holds every one's presence. Empty when they all announced
