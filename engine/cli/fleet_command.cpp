@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "engine/cli/agent_command.h"
+#include "engine/cli/fleet_run_record.h"
 #include "engine/cli/memtier_command.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
@@ -99,166 +100,6 @@ std::string shareText(const std::vector<std::string>& args)
         if (args[i] == "-n" || args[i] == "-c" || args[i] == "--rate")
             text += (text.empty() ? "" : " ") + args[i] + " " + args[i + 1];
     return text;
-}
-
-// What an agent was given of the line's load: a count, or a time.
-struct ShareLoad {
-    std::uint64_t requests = 0;   // over all its tests; 0: not count-bound
-    double seconds = 0;           // over all its tests; 0: not time-bound
-};
-
-// What the run file keeps of a run on agents: who took part, what each was
-// given, how each ended, what each streamed, when a lost one was last seen
-// and how much of its load went missing.
-struct FleetRecord {
-    std::string runId;
-    std::string controlServer;
-    std::int64_t startAtMs;
-    const std::vector<AgentInfo>& agents;
-    const std::vector<FleetOrder>& orders;
-    const std::vector<ShareLoad>& given;
-    const std::map<std::string, AgentReport>& reports;
-    const std::vector<std::string>& lost;
-    const std::map<std::string, std::int64_t>& lastSeenLocalMs;
-    const IntervalMerger& streamed;
-};
-
-// What of a lost agent's share its streamed intervals do not cover: the
-// requests it was given less those delivered, or for a timed share the
-// seconds left and the requests they would have held at its rate so far.
-struct MissingLoad {
-    bool counted = false;        // requests given: `requests` is exact
-    std::uint64_t requests = 0;
-    double seconds = 0;          // timed share: seconds not run
-};
-MissingLoad missingLoad(const IntervalMerger::AgentTally& tally, const ShareLoad& given)
-{
-    MissingLoad missing;
-    if (given.requests > 0) {
-        missing.counted = true;
-        missing.requests = given.requests - std::min(given.requests, tally.requests());
-    } else if (given.seconds > 0) {
-        missing.seconds = std::max(0.0, given.seconds - tally.seconds());
-        const double rate = tally.seconds() > 0 ? double(tally.requests()) / tally.seconds() : 0;
-        missing.requests = std::uint64_t(std::llround(rate * missing.seconds));
-    }
-    return missing;
-}
-
-// What a lost agent delivered in its streamed intervals, and what of its
-// share that leaves missing.
-void writeLostLoad(JsonWriter& w, const IntervalMerger::AgentTally& tally, const ShareLoad& given)
-{
-    LatencyHistogram latency;
-    for (const auto& [index, test] : tally.tests)
-        latency.add(test.latency);
-    if (tally.lastSeq > 0) {
-        const auto& last = tally.tests.at(tally.furthest.first);
-        w.key("lostAfter")
-            .beginObject()
-            .field("seq", tally.lastSeq)
-            .field("test", last.name)
-            .field("second", tally.furthest.second)
-            .field("endSeconds", last.endSeconds)
-            .endObject();
-    }
-    w.key("delivered")
-        .beginObject()
-        .field("requests", tally.requests())
-        .field("errors", tally.errors())
-        .field("seconds", tally.seconds())
-        .field("latency", latency.count() ? latency.toCompressedBase64() : std::string())
-        .endObject();
-    w.key("given").beginObject();
-    if (given.requests > 0)
-        w.field("requests", given.requests);
-    if (given.seconds > 0)
-        w.field("seconds", given.seconds);
-    w.endObject();
-    const MissingLoad missing = missingLoad(tally, given);
-    w.key("missing").beginObject();
-    if (missing.counted)
-        w.field("requests", missing.requests);
-    else if (given.seconds > 0)
-        w.field("seconds", missing.seconds).field("requestsEstimate", missing.requests);
-    w.endObject();
-}
-
-// The streamed intervals merged per second of each test, all agents (a
-// lost one's too, up to its last interval); percentiles from the merged
-// histograms, exact for each second.
-void writeSecondsSeries(JsonWriter& w, const IntervalMerger& streamed)
-{
-    w.key("seconds").beginArray();
-    for (const auto& [key, second] : streamed.seconds()) {
-        const LatencyHistogram latency = second.mergedLatency();
-        w.beginObject()
-            .field("test", second.testName)
-            .field("second", key.second)
-            .field("requests", second.requests)
-            .field("errors", second.errors)
-            .field("seconds", second.longestSeconds())
-            .field("requestsPerSecond", second.perSecond())
-            .field("p50Ns", latency.valueAtPercentile(50))
-            .field("p99Ns", latency.valueAtPercentile(99))
-            .field("p999Ns", latency.valueAtPercentile(99.9))
-            .field("maxNs", latency.max())
-            .key("agents")
-            .beginObject();
-        for (const auto& [name, share] : second.agents)
-            w.field(name, share.requests);
-        w.endObject().endObject();
-    }
-    w.endArray();
-}
-
-std::string fleetSection(const FleetRecord& r)
-{
-    JsonWriter w(0);
-    w.beginObject()
-        .field("runId", r.runId)
-        .field("controlServer", r.controlServer)
-        .field("startAtUtc", formatUtcTimestamp(double(r.startAtMs) / 1000))
-        .key("agents")
-        .beginArray();
-    for (std::size_t i = 0; i < r.agents.size(); ++i) {
-        const AgentInfo& agent = r.agents[i];
-        const auto report = r.reports.find(agent.name);
-        const bool lost = std::find(r.lost.begin(), r.lost.end(), agent.name) != r.lost.end();
-        const IntervalMerger::AgentTally& tally = *r.streamed.agent(agent.name);
-        w.beginObject();
-        writeAgentIdentity(w, agent);
-        w.key("args").beginArray();
-        for (const std::string& a : r.orders[i].args)
-            w.value(a);
-        w.endArray();
-        w.key("intervals")
-            .beginObject()
-            .field("received", tally.received)
-            .field("lastSeq", tally.lastSeq)
-            .field("requests", tally.requests())
-            .field("errors", tally.errors())
-            .field("duplicatesIgnored", tally.duplicates)
-            .key("missingSeqs")
-            .beginArray();
-        for (const std::uint64_t seq : tally.missing())
-            w.value(seq);
-        w.endArray().endObject();
-        if (lost) {
-            w.field("outcome", "lost");
-            w.field("lastSeenUtc", formatUtcTimestamp(double(r.lastSeenLocalMs.at(agent.name)) / 1000));
-            writeLostLoad(w, tally, r.given[i]);
-        } else if (report != r.reports.end()) {
-            w.field("outcome", report->second.kind == "final" ? "reported" : "failed")
-                .field("exitStatus", report->second.exitStatus)
-                .field("message", report->second.message);
-        }
-        w.endObject();
-    }
-    w.endArray();
-    writeSecondsSeries(w, r.streamed);
-    w.endObject();
-    return w.str();
 }
 
 // One line a second on standard error: the agents' rates summed, and each;
@@ -356,6 +197,27 @@ std::optional<std::vector<FleetOrder>> postOrders(ControlChannel& control, const
     return orders;
 }
 
+// The agents --agents names (or as many idle ones), once the control server
+// lists them idle: agents finishing a run or just starting say so at their
+// next heartbeat, so a few heartbeats' grace before the answer is no (a
+// UsageError naming the idle ones). Nullopt with *error when the control
+// server cannot be read.
+std::optional<std::vector<AgentInfo>> idleAgentsFor(ControlChannel& control, const FleetOptions& fleet, std::string* error)
+{
+    for (int attempt = 0;; ++attempt) {
+        const auto online = onlineAgents(control, error);
+        if (!online)
+            return std::nullopt;
+        try {
+            return chooseAgents(*online, fleet, control.where());
+        } catch (const UsageError&) {
+            if (attempt >= 3)
+                throw;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(kAgentHeartbeatMs));
+    }
+}
+
 int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
 {
     std::ostream& out = *io.out;
@@ -380,28 +242,16 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     }
 
     ControlChannel control(server);
-    auto online = control.connect(&error) ? onlineAgents(control, &error) : std::nullopt;
-    if (!online) {
-        err << kPrefix << printable(error) << "\n";
-        return 1;
-    }
     std::vector<AgentInfo> agents;
-    // Agents finishing a run or just starting say so at their next
-    // heartbeat: a few heartbeats' grace before the answer is no.
-    for (int attempt = 0;; ++attempt) {
-        try {
-            agents = chooseAgents(*online, fleet, control.where());
-            break;
-        } catch (const UsageError& e) {
-            if (attempt >= 3)
-                return usageError(e.what());
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(kAgentHeartbeatMs));
-        online = onlineAgents(control, &error);
-        if (!online) {
+    try {
+        const auto chosen = control.connect(&error) ? idleAgentsFor(control, fleet, &error) : std::nullopt;
+        if (!chosen) {
             err << kPrefix << printable(error) << "\n";
             return 1;
         }
+        agents = *chosen;
+    } catch (const UsageError& e) {
+        return usageError(e.what());
     }
     const auto now = control.serverTimeMs(&error);
     if (!now) {
