@@ -330,7 +330,7 @@ private Q_SLOTS:
             v.p999Ms = 1.5 * (i + 1);
             v.errors = static_cast<quint64>(i * i * 37);
             window->runPage()->kpis()->setValues(v);
-            window->progress()->update(i / 12, (i % 12) / 12.0, false, v.opsPerSecond, v.p99Ms, v.errors);
+            window->progress()->update(i / 12, (i % 12) / 12.0, false, v);
             QCoreApplication::processEvents();
         }
         qApp->removeEventFilter(&counter);
@@ -347,7 +347,10 @@ private Q_SLOTS:
         RunProgressWidget progress;
         progress.resize(600, 30);
         progress.start(1);
-        progress.update(0, 0.5, false, 1000, 1, 0);
+        KpiValues live;
+        live.opsPerSecond = 1000;
+        live.p99Ms = 1;
+        progress.update(0, 0.5, false, live);
         auto* bar = progress.findChild<QProgressBar*>();
         QVERIFY(bar);
         bar->setTextVisible(false);

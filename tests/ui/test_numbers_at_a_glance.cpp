@@ -116,6 +116,14 @@ private Q_SLOTS:
         if (!done->has_value()) {
             QVERIFY2(kpis->tileCaption(QStringLiteral("p99")).contains(QLatin1String("last")), qPrintable(kpis->tileCaption(QStringLiteral("p99"))));
             QVERIFY2(kpis->tileCaption(QStringLiteral("ops")).contains(QLatin1String("last 1 s")), qPrintable(kpis->tileCaption(QStringLiteral("ops"))));
+            // Issue 31: the top strip shows the cards' figures, each with the cards' window.
+            const QString strip = window->progress()->numbersText();
+            const QString p99Window = kpis->tileCaption(QStringLiteral("p99")).section(QStringLiteral(" · "), 1);
+            QVERIFY2(strip.contains(QStringLiteral("p99 %1: %2 ms").arg(p99Window, kpis->tileText(QStringLiteral("p99")))),
+                     qPrintable(strip + QStringLiteral(" | ") + p99Window + QStringLiteral(" ") + kpis->tileText(QStringLiteral("p99"))));
+            QVERIFY2(strip.startsWith(kpis->tileCaption(QStringLiteral("ops")).section(QStringLiteral(" · "), 1) + QStringLiteral(": ")
+                                      + kpis->tileText(QStringLiteral("ops")) + QStringLiteral(" ops/s")),
+                     qPrintable(strip));
         }
         QTRY_VERIFY_WITH_TIMEOUT(done->has_value(), 60000);
         const RunRecord& record = **done;

@@ -48,6 +48,8 @@ public:
     // The captions' colour: the palette's placeholder grey when it reads
     // (WCAG AA on Base), else one nearer the text colour.
     static QColor captionColor(const QPalette& palette);
+    // A live figure's window as its caption names it: "last 0.1 s", "last 1 s".
+    static QString lastSeconds(double seconds);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -58,7 +60,6 @@ private:
     void applyCaptionColor();
     QMap<QString, LiveText*> m_values;
     QMap<QString, QLabel*> m_captions;
-    static QString lastSeconds(double seconds);
     bool m_captionsLive = false;
     QString m_captionState;   // what the captions say now: changed only when it differs
 };

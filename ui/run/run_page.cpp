@@ -210,6 +210,7 @@ void RunPage::addSamples(const QVector<LiveSample>& batch)
     k.test = tr("%1 (%2/%3)%4").arg(last.testName).arg(last.testIndex + 1).arg(std::max<qsizetype>(1, m_run.plannedTests.size()))
                  .arg(last.warmup ? tr(" warming up") : QString());
     m_kpis->setValues(k);
+    m_liveKpis = k;
 
     // The running test's row: counts so far, latency of the last tick (as the
     // strip shows it); min and p95 need the whole histogram (see the model).

@@ -11,6 +11,7 @@
 #include "ui/model/live_sample.h"
 #include "ui/stores/preset_library.h"
 #include "ui/model/run_record.h"
+#include "ui/run/kpi_strip_widget.h"
 
 class QLabel;
 class QPushButton;
@@ -47,6 +48,9 @@ public:
     static constexpr double kRecentSeconds = 1.0;
     // Requests per second over the last ticks adding up to kRecentSeconds
     // (fewer at a test's start); `coveredSeconds` gets the span they cover.
+    // The live figures the cards show now, each with its window: the top
+    // strip shows these, so the two never disagree (issue 31).
+    const KpiValues& liveKpis() const { return m_liveKpis; }
     static double recentOpsPerSecond(const TestRecord& test, double* coveredSeconds = nullptr);
     static IntervalSample latestWithReplies(const TestRecord& test);
 
@@ -74,6 +78,7 @@ private:
     bool m_running = false;
     bool m_hasRun = false;
     int m_samples = 0;
+    KpiValues m_liveKpis;
 };
 
 } // namespace tacho::ui

@@ -405,12 +405,8 @@ void MainWindow::connectEngine()
     connect(m_bridge, &EngineBridge::snapshotsArrived, this, [this](const QVector<LiveSample>& batch) {
         m_runPage->addSamples(batch);
         const LiveSample& last = batch.last();
-        const auto& tests = m_runPage->liveRun().tests;
-        const bool known = last.testIndex < tests.size();
-        const double ops = known ? RunPage::recentOpsPerSecond(tests.at(last.testIndex)) : 0;
-        const double p99 = known ? RunPage::latestWithReplies(tests.at(last.testIndex)).p99 : 0;
-        m_progress->update(last.testIndex, last.progress, last.warmup, ops, p99,
-                           m_runPage->errorsSoFar());
+        // The cards' own figures: one computation, one window per label.
+        m_progress->update(last.testIndex, last.progress, last.warmup, m_runPage->liveKpis());
     });
     connect(m_bridge, &EngineBridge::testFinished, this,
             [this](int index, const TestRecord& test, const QMap<QString, QString>& serverInfo) {

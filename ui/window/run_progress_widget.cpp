@@ -14,6 +14,7 @@
 
 #include "ui/widgets/live_text.h"
 #include "ui/model/number_format.h"
+#include "ui/run/kpi_strip_widget.h"
 
 namespace tacho::ui {
 
@@ -80,7 +81,8 @@ RunProgressWidget::RunProgressWidget(QWidget* parent) : QWidget(parent)
     m_time = new LiveText(QStringLiteral("88:88 / ETA 88:88"), this);
     m_time->setMinimumWidth(150);
     m_time->setAccessibleName(tr("Elapsed time and estimated time left"));
-    m_numbers = new LiveText(QStringLiteral("whole run: 8,888,888 ops/s   p99 888.888 ms   8,888 err"), this);
+    // Room for the longest live line, so a new figure never re-lays out the window.
+    m_numbers = new LiveText(QStringLiteral("last 8.8 s: 8,888,888 ops/s   p99 last 8.8 s: 888.888 ms   8,888 err"), this);
     m_numbers->setAccessibleName(tr("Headline numbers"));
     layout->addWidget(m_bar);
     layout->addWidget(m_time);
@@ -108,7 +110,7 @@ void RunProgressWidget::start(int testCount)
     m_numbers->clear();
 }
 
-void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, double opsNow, double p99Ms, quint64 errors)
+void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, const KpiValues& live)
 {
     const double elapsed = m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0;
     const double overall = testProgress >= 0
@@ -130,8 +132,12 @@ void RunProgressWidget::update(int testIndex, double testProgress, bool warmup, 
         m_eta = QStringLiteral("--:--");
     }
     m_time->setText(tr("%1 / ETA %2").arg(NumberFormat::duration(elapsed), m_eta));
-    m_numbers->setText(tr("last 1 s: %1 ops/s   p99 %2   %3 err")
-                           .arg(NumberFormat::rate(opsNow), NumberFormat::millisecondsWithUnit(p99Ms), NumberFormat::count(errors)));
+    // The cards' figures, each named with its own window (issue 31: "last 1 s"
+    // stood beside a p99 of the last 0.1 s).
+    m_numbers->setText(tr("%1: %2 ops/s   p99 %3: %4   %5 err")
+                           .arg(KpiStripWidget::lastSeconds(live.opsWindowSeconds), NumberFormat::rate(live.opsPerSecond),
+                                KpiStripWidget::lastSeconds(live.latencyWindowSeconds),
+                                NumberFormat::millisecondsWithUnit(live.p99Ms), NumberFormat::count(live.errors)));
 }
 
 void RunProgressWidget::finish(const QString& status)

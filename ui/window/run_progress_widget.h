@@ -9,6 +9,7 @@ class QProgressBar;
 namespace tacho::ui {
 
 class LiveText;
+struct KpiValues;
 
 class RunProgressWidget : public QWidget {
     Q_OBJECT
@@ -16,8 +17,9 @@ public:
     explicit RunProgressWidget(QWidget* parent = nullptr);
 
     void start(int testCount);
-    // `testProgress` 0..1 within test `testIndex`, or -1 when unbounded.
-    void update(int testIndex, double testProgress, bool warmup, double opsNow, double p99Ms, quint64 errors);
+    // `testProgress` 0..1 within test `testIndex`, or -1 when unbounded;
+    // `live` the Run page's live figures, shown with their own windows.
+    void update(int testIndex, double testProgress, bool warmup, const KpiValues& live);
     void finish(const QString& status);
     // After the run: its totals in place of the live figures (NaN: "–").
     void showTotals(double opsPerSecond, double p99Ms, quint64 errors);
