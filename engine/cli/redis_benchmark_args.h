@@ -25,6 +25,19 @@ struct RedisBenchmarkInvocation {
     bool showVersion = false;                 // --version
 };
 
+// The options of this dialect that write a file, with the file for an
+// invocation: what is checked before a run and what tests walk (the
+// dialect's parser is a chain of spellings, so its outputs are listed here,
+// once, beside the invocation they read).
+struct RedisBenchmarkOutputOption {
+    const char* spelling;   // "--json"
+    std::string (*path)(const RedisBenchmarkInvocation& invocation);
+};
+inline constexpr RedisBenchmarkOutputOption kRedisBenchmarkOutputOptions[] = {
+    { "--json", [](const RedisBenchmarkInvocation& i) { return i.jsonPath; } },
+    { "--prometheus-file", [](const RedisBenchmarkInvocation& i) { return i.liveMetrics.prometheusFile; } },
+};
+
 // Parses the arguments that follow "redis-benchmark". Throws UsageError with
 // a message naming the option on unknown options, missing or malformed
 // values, out-of-range values and impossible combinations. `readStdin` is

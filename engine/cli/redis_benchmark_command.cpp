@@ -87,7 +87,10 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
     const RunConfig& config = invocation.config;
     // Checked before the run, so that a run file is not lost after it.
     std::string outputError;
-    if (!checkOutputFiles({ { "--json", invocation.jsonPath } }, &outputError)) {
+    std::vector<OutputFile> outputs;
+    for (const RedisBenchmarkOutputOption& option : kRedisBenchmarkOutputOptions)
+        outputs.push_back({ option.spelling, option.path(invocation) });
+    if (!checkOutputFiles(outputs, &outputError)) {
         err << kPrefix << outputError << "\n";
         return 2;
     }
