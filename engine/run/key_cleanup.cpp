@@ -87,9 +87,11 @@ std::vector<KeyShape> cleanupPatterns(const RunConfig& config)
 {
     std::vector<KeyShape> patterns;
     for (const TestSpec& test : config.tests) {
+        // What the test wrote, not every key it addressed: a key a GET
+        // only read is the user's (issue 30).
         const std::vector<KeyShape> own = test.generator
-            ? test.generator->keyShapes()
-            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).keyShapes();
+            ? test.generator->writtenKeyShapes()
+            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).writtenKeyShapes();
         for (const KeyShape& pattern : own)
             if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
                 patterns.push_back(pattern);
@@ -138,7 +140,7 @@ std::string describeCleanup(const CleanupResult& result)
     for (const std::string& pattern : result.patterns)
         patterns += (patterns.empty() ? "" : ", ") + pattern;
     if (result.patterns.empty())
-        return "cleanup: nothing to remove (the tests address no keys)";
+        return "cleanup: nothing to remove (the tests wrote no keys; keys they only read are left alone)";
     std::string text = "cleanup: removed " + std::to_string(result.removed) + (result.removed == 1 ? " key" : " keys")
         + " matching " + patterns;
     if (result.nodes.size() > 1) {

@@ -1,6 +1,6 @@
 #pragma once
 // Removing what a benchmark wrote, only when the user asks (--cleanup): the
-// keys whose names the run can have written (engine/workload/key_glob.h),
+// keys whose names the run's write commands can have written (engine/workload/key_glob.h),
 // found with SCAN MATCH, each name checked exactly, and removed with UNLINK
 // in batches, on the server or on every master of a cluster. Other keys —
 // look-alikes included — are left alone. Blocking; control-plane connections
@@ -14,9 +14,11 @@
 
 namespace tacho::engine {
 
-// The shapes of the keys the config's tests address (from each test's
-// generator; redis-benchmark tests: their first key), without duplicates.
-// Empty when none can be told (e.g. PING only).
+// The shapes of the keys the config's tests write (each test generator's
+// writtenKeyShapes: by command, engine/workload/write_commands.h;
+// redis-benchmark tests: their first key when the command writes), without
+// duplicates. Empty when none can be told (PING) or the run only read (GET,
+// memtier --ratio 0:N): then a clean-up removes nothing.
 std::vector<KeyShape> cleanupPatterns(const RunConfig& config);
 
 // Removes the keys of `shapes` on the server or on every master, counting
