@@ -666,7 +666,7 @@ int writeMemtierOutputs(const MemtierInvocation& inv, MemtierMeasured measured, 
         TestSpec keys;
         keys.generator = factory;
         written.tests.push_back(keys);
-        status = std::max(status, cleanUpAfterRun(written, out, runFile, err));
+        status = std::max(status, cleanUpAfterRun(written, out, runFile, err, io.interrupts));
     }
     return status;
 }
