@@ -221,7 +221,7 @@ std::string refusedType(const Resolved& target)
     if (S_ISDIR(mode))
         return "is a folder";
     if (S_ISFIFO(mode) && !target.viaProc)
-        return "is a named pipe (FIFO), not a regular file: a pipe would hold the run until something reads it";
+        return "is a named pipe (FIFO), not a regular file: writing to it would wait until something reads it";
     if (S_ISSOCK(mode))
         return "is a socket, not a regular file";
     if (S_ISBLK(mode))
