@@ -527,7 +527,7 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
             return 0;
         // Once, after every agent has finished, over this machine's own connection.
         return cleanUpAfterRun(invocation.config, invocation.style == ReportStyle::Csv ? *io.err : *io.out, runFile,
-                               *io.err);
+                               *io.err, io.interrupts);
     };
     return runOnAgents(plan, fleet, io);
 }

@@ -113,6 +113,16 @@ std::vector<SecretSpan> memtierSecretSpans(std::span<const std::string> args);
 // "--authenticate"), so tests walk them all.
 std::vector<std::string> memtierSecretOptionSpellings();
 
+// Every option of the table that writes a file, with the file it writes
+// first for `inv` (empty path: not given): what is checked before a run
+// (checkMemtierOutputFiles) and what tests walk, so a new output option is
+// checked by being marked in the one table.
+struct MemtierOutputFile {
+    std::string option;   // "--out-file"
+    std::string path;
+};
+std::vector<MemtierOutputFile> memtierOutputFiles(const MemtierInvocation& inv);
+
 // Parses the arguments that follow "memtier". Throws UsageError with a
 // message naming the option on unknown options, missing or malformed values,
 // out-of-range values, impossible combinations, and options Tacho does not

@@ -339,14 +339,14 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
 
 bool checkMemtierOutputFiles(const MemtierInvocation& inv, std::string* error)
 {
-    // memtier_benchmark refuses to start when it cannot open --out-file; the
-    // other outputs are checked too, so that no report is lost after the run.
-    return checkOutputFiles({ { "--out-file", inv.outFile }, { "--json-out-file", inv.jsonOutFile }, { "--json", inv.jsonPath },
-                              { "--hdr-file-prefix",
-                                inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.txt" },
-                              { "--client-stats", inv.clientStatsPrefix.empty() ? std::string()
-                                    : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread) } },
-                            error);
+    // memtier_benchmark refuses to start when it cannot open --out-file; every
+    // output of the option table is checked too, so that no report is lost
+    // after the run and no named pipe holds it (issue 30).
+    std::vector<OutputFile> outputs;
+    const std::vector<MemtierOutputFile> files = memtierOutputFiles(inv);
+    for (const MemtierOutputFile& file : files)
+        outputs.push_back({ file.option.c_str(), file.path });
+    return checkOutputFiles(outputs, error);
 }
 
 int writeMemtierOutputs(const MemtierInvocation& inv, MemtierMeasured measured, int status, const CommandIo& io,
@@ -666,7 +666,7 @@ int writeMemtierOutputs(const MemtierInvocation& inv, MemtierMeasured measured, 
         TestSpec keys;
         keys.generator = factory;
         written.tests.push_back(keys);
-        status = std::max(status, cleanUpAfterRun(written, out, runFile, err));
+        status = std::max(status, cleanUpAfterRun(written, out, runFile, err, io.interrupts));
     }
     return status;
 }

@@ -6,6 +6,7 @@
 
 #include "engine/cli/quoted.h"
 #include "engine/cli/secrets.h"
+#include "engine/report/memtier_client_stats.h"
 
 namespace tacho::engine {
 
@@ -13,18 +14,38 @@ namespace {
 
 using detail::quoted;
 
+// The file an output option of `inv` writes first (a prefix option: its
+// first file), checked before the run; empty when not given.
+using OutputPathOf = std::string (*)(const MemtierInvocation& inv);
+
 // Every option memtier_benchmark knows, plus Tacho's. `value`: takes an
 // argument; `secret`: what of it argv blanking and messages hide (secrets.h);
 // `file`: the value names a file on the machine that runs the line (what an
-// agent refuses in an order, and the coordinator keeps for itself).
+// agent refuses in an order, and the coordinator keeps for itself);
+// `output`: the file it writes, for the check before a run (memtierOutputFiles).
 struct OptionSpec {
     const char* name;
     char shortName;
     bool value;
     SecretKind secret = SecretKind::None;
     OptionFile file = OptionFile::None;
+    OutputPathOf output = nullptr;
 };
 constexpr SecretKind kNoSecret = SecretKind::None;
+
+std::string outFileOf(const MemtierInvocation& inv) { return inv.outFile; }
+std::string jsonOutFileOf(const MemtierInvocation& inv) { return inv.jsonOutFile; }
+std::string jsonOf(const MemtierInvocation& inv) { return inv.jsonPath; }
+std::string prometheusFileOf(const MemtierInvocation& inv) { return inv.liveMetrics.prometheusFile; }
+std::string hdrFileOf(const MemtierInvocation& inv)
+{
+    return inv.hdrFilePrefix.empty() ? std::string() : inv.hdrFilePrefix + "_FULL_RUN_1.txt";
+}
+std::string clientStatsFileOf(const MemtierInvocation& inv)
+{
+    return inv.clientStatsPrefix.empty() ? std::string()
+                                         : memtierClientStatsFileName(inv.clientStatsPrefix, 1, 0, inv.clientsPerThread);
+}
 
 constexpr OptionSpec kOptions[] = {
     // connection
@@ -34,8 +55,8 @@ constexpr OptionSpec kOptions[] = {
     { "tls-skip-verify", 0, false }, { "tls-skip-hostname-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
     { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
     // output
-    { "out-file", 'o', true, kNoSecret, OptionFile::Writes }, { "json-out-file", 0, true, kNoSecret, OptionFile::Writes }, { "client-stats", 0, true, kNoSecret, OptionFile::Writes },
-    { "hdr-file-prefix", 0, true, kNoSecret, OptionFile::Writes }, { "show-config", 0, false }, { "hide-histogram", 0, false },
+    { "out-file", 'o', true, kNoSecret, OptionFile::Writes, outFileOf }, { "json-out-file", 0, true, kNoSecret, OptionFile::Writes, jsonOutFileOf },
+    { "client-stats", 0, true, kNoSecret, OptionFile::Writes, clientStatsFileOf }, { "hdr-file-prefix", 0, true, kNoSecret, OptionFile::Writes, hdrFileOf }, { "show-config", 0, false }, { "hide-histogram", 0, false },
     { "print-percentiles", 0, true }, { "print-all-runs", 0, false }, { "command-stats-breakdown", 0, true },
     { "statsd-host", 0, true }, { "statsd-port", 0, true }, { "statsd-prefix", 0, true },
     { "statsd-run-label", 0, true }, { "graphite-port", 0, true },
@@ -63,10 +84,10 @@ constexpr OptionSpec kOptions[] = {
     // WAIT
     { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
     // Tacho
-    { "rate", 0, true }, { "json", 0, true, kNoSecret, OptionFile::Writes }, { "preload", 0, false }, { "preload-pipeline", 0, true },
+    { "rate", 0, true }, { "json", 0, true, kNoSecret, OptionFile::Writes, jsonOf }, { "preload", 0, false }, { "preload-pipeline", 0, true },
     { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
     { "no-telemetry", 0, false }, { "telemetry-interval", 0, true },
-    { "prometheus-file", 0, true, kNoSecret, OptionFile::Writes }, { "statsd", 0, true },
+    { "prometheus-file", 0, true, kNoSecret, OptionFile::Writes, prometheusFileOf }, { "statsd", 0, true },
 };
 
 // The option "--name" means (exact, or an unambiguous prefix, as
@@ -186,6 +207,15 @@ std::vector<std::string> memtierSecretOptionSpellings()
         }
     }
     return spellings;
+}
+
+std::vector<MemtierOutputFile> memtierOutputFiles(const MemtierInvocation& inv)
+{
+    std::vector<MemtierOutputFile> files;
+    for (const OptionSpec& option : kOptions)
+        if (option.output)
+            files.push_back({ std::string("--") + option.name, option.output(inv) });
+    return files;
 }
 
 std::vector<MemtierOption> tokenizeMemtierArgs(std::span<const std::string> args)

@@ -299,7 +299,10 @@ RedisBenchmarkInvocation parseRedisBenchmarkArgs(std::span<const std::string> ar
 
 std::vector<OutputFile> redisBenchmarkOutputFiles(const RedisBenchmarkInvocation& invocation)
 {
-    return { { "--json", invocation.jsonPath }, { "--prometheus-file", invocation.liveMetrics.prometheusFile } };
+    std::vector<OutputFile> files;
+    for (const RedisBenchmarkOutputOption& option : kRedisBenchmarkOutputOptions)
+        files.push_back({ option.spelling, option.path(invocation) });
+    return files;
 }
 
 std::string readStdinArgument(std::istream& in, std::uint64_t maxBytes)

@@ -187,7 +187,8 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         }
     }
     if (invocation.cleanup)   // CSV keeps standard output to its rows
-        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out, runFile, err));
+        status = std::max(status, cleanUpAfterRun(config, style == ReportStyle::Csv ? err : out, runFile, err,
+                                                  io.interrupts));
     return status;
 }
 

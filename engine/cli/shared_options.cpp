@@ -73,9 +73,13 @@ bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error
     return true;
 }
 
-int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err)
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err,
+                    const std::atomic<int>* interrupts)
 {
-    const CleanupResult result = removeKeysMatching(config, cleanupPatterns(config));
+    // The run's own Ctrl+C (or the stop that ended it) came before: only a new one stops the clean-up.
+    const int before = interrupts ? interrupts->load() : 0;
+    const auto stop = [interrupts, before] { return interrupts && interrupts->load() > before; };
+    const CleanupResult result = removeKeysMatching(config, cleanupPatterns(config), stop);
     report << describeCleanup(result) << "\n" << std::flush;
     int status = result.completed() ? 0 : 1;
     std::string error;

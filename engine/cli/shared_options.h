@@ -1,6 +1,7 @@
 #pragma once
 // Options that both command-line dialects (redis-benchmark, memtier) offer
 // with the same meaning, checked in one place so they say the same thing.
+#include <atomic>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -51,7 +52,10 @@ bool checkOutputFiles(const std::vector<OutputFile>& outputs, std::string* error
 // `report`. With a `runFile` (already written) the clean-up is recorded
 // there too, as its "cleanup" section; a failure to do so goes to `err`.
 // Returns the exit status it asks for: 0, or 1 when it could not finish.
-int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err);
+// A Ctrl+C (`interrupts` counting up from its value at the start) stops the
+// clean-up at once, and the line says what was and was not removed.
+int cleanUpAfterRun(const RunConfig& config, std::ostream& report, const std::string& runFile, std::ostream& err,
+                    const std::atomic<int>* interrupts = nullptr);
 
 // `message` with the engine's option-free advice for a server that wants a
 // password (kAuthAdvice) replaced by the dialect's own `advice`.

@@ -27,6 +27,7 @@ std::string cannotWrite(const std::string& path, const std::string& what, int co
 struct Resolved {
     std::string path;       // no links left in it (unless viaProc)
     bool exists = false;
+    bool viaProc = false;   // reached through a /proc magic link (/dev/stdout): one of our own descriptors
     struct stat st {};      // of `path`, when it exists
 };
 
@@ -132,6 +133,7 @@ bool resolve(const std::string& path, Resolved* out, std::string* why, int* code
             for (const auto& more : todo)
                 rest += "/" + more;
             out->path = rest;
+            out->viaProc = true;
             out->exists = ::stat(rest.c_str(), &out->st) == 0;
             if (out->exists && S_ISREG(out->st.st_mode)) {
                 // A file behind /proc/self/fd/N: replace that file itself.
@@ -206,6 +208,53 @@ bool resolveOutputPath(const std::string& path, Resolved* target, std::string* e
     return false;
 }
 
+// What is at an output path that is not a regular file, as a reason to
+// refuse it; empty when it may be written in place. A named pipe is refused:
+// opening one waits for a reader (a run's results printed, then the process
+// hung), and one planted in a shared folder by another user would hand that
+// user the output. Sockets, block devices and folders are no output either.
+// A character device (/dev/null, a terminal) and a pipe this process already
+// holds (/dev/stdout through /proc/self/fd) are written in place.
+std::string refusedType(const Resolved& target)
+{
+    const mode_t mode = target.st.st_mode;
+    if (S_ISDIR(mode))
+        return "is a folder";
+    if (S_ISFIFO(mode) && !target.viaProc)
+        return "is a named pipe (FIFO), not a regular file: writing to it would wait until something reads it";
+    if (S_ISSOCK(mode))
+        return "is a socket, not a regular file";
+    if (S_ISBLK(mode))
+        return "is a block device, not a regular file";
+    return {};
+}
+
+// Opens a non-regular output for writing in place, without ever waiting:
+// O_NONBLOCK makes the open of a pipe with no reader fail (ENXIO) instead of
+// blocking, and the type is checked again on the descriptor, so a path
+// swapped for a FIFO between the check and the open is refused too. The
+// descriptor is then made blocking again, for ordinary writes. -1 with
+// *why set (and errno in *code) on failure.
+int openInPlace(const Resolved& target, int flags, std::string* why, int* code)
+{
+    const int fd = ::open(target.path.c_str(), flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        *code = errno;
+        *why = errno == ENXIO ? "nothing reads from it" : "cannot open";
+        return -1;
+    }
+    Resolved opened = target;
+    if (::fstat(fd, &opened.st) != 0 || !(*why = refusedType(opened)).empty()
+        || ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        *code = why->empty() ? errno : 0;
+        if (why->empty())
+            *why = "cannot open";
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 } // namespace
 
 bool checkWritable(const std::string& path, std::string* error)
@@ -219,11 +268,13 @@ bool checkWritable(const std::string& path, std::string* error)
     if (!resolveOutputPath(path, &target, error))
         return false;
     if (target.exists && !S_ISREG(target.st.st_mode)) {
-        if (S_ISDIR(target.st.st_mode))
-            return failWith("is a folder", 0);
-        const int fd = ::open(target.path.c_str(), O_WRONLY | O_CLOEXEC);   // no O_TRUNC: only asking
+        if (const std::string refused = refusedType(target); !refused.empty())
+            return failWith(refused, 0);
+        std::string why;
+        int code = 0;
+        const int fd = openInPlace(target, O_WRONLY, &why, &code);   // no O_TRUNC: only asking
         if (fd < 0)
-            return failWith("cannot open", errno);
+            return failWith(why, code);
         ::close(fd);
         return true;
     }
@@ -249,11 +300,13 @@ bool writeFileAtomically(const std::string& path, const std::string& content, st
     // Not a regular file (/dev/stdout, a pipe, a terminal): written in
     // place; renaming over it would replace the device node or the link.
     if (target.exists && !S_ISREG(target.st.st_mode)) {
-        if (S_ISDIR(target.st.st_mode))
-            return failWith("is a folder", 0);
-        const int fd = ::open(target.path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+        if (const std::string refused = refusedType(target); !refused.empty())
+            return failWith(refused, 0);
+        std::string why;
+        int code = 0;
+        const int fd = openInPlace(target, O_WRONLY | O_TRUNC, &why, &code);
         if (fd < 0)
-            return failWith("cannot open", errno);
+            return failWith(why, code);
         const bool ok = writeAll(fd, content);
         const int writeCode = errno;
         ::close(fd);

@@ -534,7 +534,7 @@ private:
             s += "<h3>Clean-up after the run</h3>\n";
             std::vector<std::pair<std::string, std::string>> rows;
             rows.emplace_back("status", cleanup->completed() ? "completed" : "failed: " + cleanup->error);
-            rows.emplace_back("patterns (SCAN MATCH)", patterns.empty() ? "none (the tests address no keys)" : patterns);
+            rows.emplace_back("patterns (SCAN MATCH)", patterns.empty() ? "none (the tests wrote no keys)" : patterns);
             rows.emplace_back("keys removed (UNLINK)", std::to_string(cleanup->removed));
             for (const CleanupNode& node : cleanup->nodes)
                 rows.emplace_back("removed on " + node.address, std::to_string(node.removed));

@@ -239,11 +239,13 @@ std::string telemetryCharts(const TestResult& test, const std::string& base, con
             for (const ServerPoint& p : server.points) {
                 if (!midpoint(p, at))
                     continue;
-                a.points.emplace_back(at, solid(p));
-                if (dashed && dashed(p) >= 0)
+                if (known(solid(p)))   // a reading not read is a gap, not a 0
+                    a.points.emplace_back(at, solid(p));
+                if (dashed && known(dashed(p)))
                     b.points.emplace_back(at, dashed(p));
             }
-            series.push_back(std::move(a));
+            if (!a.points.empty())
+                series.push_back(std::move(a));
             if (!b.points.empty())
                 series.push_back(std::move(b));
         }
@@ -266,14 +268,14 @@ std::string telemetryCharts(const TestResult& test, const std::string& base, con
             ops.push_back(std::move(v));
         s += chart(base + "-server-ops", test.name + ": server ops/s (INFO) beside ours", axisLabel, "ops/s", x, ops);
         s += chart(base + "-server-clients", test.name + ": server's clients (blocked dashed)", axisLabel, "clients", x,
-                   perServer("connected", "blocked", Fn([](P p) { return double(p.connectedClients); }),
-                             Fn([](P p) { return double(p.blockedClients); })));
+                   perServer("connected", "blocked", Fn([](P p) { return p.connectedClients; }),
+                             Fn([](P p) { return p.blockedClients; })));
         s += chart(base + "-server-memory", test.name + ": server memory (RSS dashed)", axisLabel, "MB", x,
-                   perServer("used", "RSS", Fn([](P p) { return double(p.usedMemory) / kBytesPerMb; }),
-                             Fn([](P p) { return double(p.usedMemoryRss) / kBytesPerMb; })));
+                   perServer("used", "RSS", Fn([](P p) { return known(p.usedMemory) ? p.usedMemory / kBytesPerMb : kUnknown; }),
+                             Fn([](P p) { return known(p.usedMemoryRss) ? p.usedMemoryRss / kBytesPerMb : kUnknown; })));
         s += chart(base + "-server-network", test.name + ": server network (out dashed)", axisLabel, "KB/s", x,
-                   perServer("in", "out", Fn([](P p) { return p.netInputBytesPerSecond / 1024; }),
-                             Fn([](P p) { return p.netOutputBytesPerSecond / 1024; })));
+                   perServer("in", "out", Fn([](P p) { return known(p.netInputBytesPerSecond) ? p.netInputBytesPerSecond / 1024 : kUnknown; }),
+                             Fn([](P p) { return known(p.netOutputBytesPerSecond) ? p.netOutputBytesPerSecond / 1024 : kUnknown; })));
     }
 
     // Each load machine: its engine threads, and the host with its steal time.
@@ -290,10 +292,13 @@ std::string telemetryCharts(const TestResult& test, const std::string& base, con
             for (std::size_t k = 0; k < p.threadCpuPercent.size(); ++k) {
                 if (series.size() <= k)
                     series.push_back(Series { "engine thread " + std::to_string(k + 1), color(k + 2), false, {} });
-                series[k].points.emplace_back(at, p.threadCpuPercent[k]);
+                if (known(p.threadCpuPercent[k]))
+                    series[k].points.emplace_back(at, p.threadCpuPercent[k]);
             }
-            busy.points.emplace_back(at, p.hostBusyPercent);
-            steal.points.emplace_back(at, p.hostStealPercent);
+            if (known(p.hostBusyPercent))
+                busy.points.emplace_back(at, p.hostBusyPercent);
+            if (known(p.hostStealPercent))
+                steal.points.emplace_back(at, p.hostStealPercent);
         }
         series.push_back(std::move(busy));
         series.push_back(std::move(steal));

@@ -74,30 +74,37 @@ const Point* latest(const std::vector<Point>& points, double intervalSeconds)
     return points.empty() ? nullptr : &points.back();
 }
 
+// Percent → ratio, an unknown reading staying unknown (telemetry.h).
+double ratio(double percent)
+{
+    return known(percent) ? percent / 100 : kUnknown;
+}
+
 // The server families: one sample per sampled server, labelled server="host:port".
+// A reading not read gives no sample (absent, not 0: a dashboard shows a gap).
 struct ServerFamily {
     const char* name;
     const char* help;
-    double (*value)(const ServerPoint&);   // < 0: the server does not report it
+    double (*value)(const ServerPoint&);   // unknown: no sample
 };
 
 const ServerFamily kServerFamilies[] = {
     { "tacho_server_requests_per_second", "Commands the server processed per second (its own count, total_commands_processed).",
       [](const ServerPoint& p) { return p.opsPerSecond; } },
     { "tacho_server_cpu_ratio", "Server process CPU (user + system) in cores: 1 is one full core.",
-      [](const ServerPoint& p) { return p.cpuPercent / 100; } },
+      [](const ServerPoint& p) { return ratio(p.cpuPercent); } },
     { "tacho_server_main_thread_cpu_ratio", "Server main thread CPU in cores (where INFO gives it).",
-      [](const ServerPoint& p) { return p.mainThreadCpuPercent < 0 ? -1.0 : p.mainThreadCpuPercent / 100; } },
+      [](const ServerPoint& p) { return ratio(p.mainThreadCpuPercent); } },
     { "tacho_server_main_thread_wait_ratio", "Server main thread runnable but waiting for a CPU, share of the interval (server on this machine).",
-      [](const ServerPoint& p) { return p.mainThreadWaitPercent < 0 ? -1.0 : p.mainThreadWaitPercent / 100; } },
+      [](const ServerPoint& p) { return ratio(p.mainThreadWaitPercent); } },
     { "tacho_server_connected_clients", "Clients connected to the server.",
-      [](const ServerPoint& p) { return double(p.connectedClients); } },
+      [](const ServerPoint& p) { return p.connectedClients; } },
     { "tacho_server_blocked_clients", "Clients blocked on the server.",
-      [](const ServerPoint& p) { return double(p.blockedClients); } },
+      [](const ServerPoint& p) { return p.blockedClients; } },
     { "tacho_server_memory_used_bytes", "Server used_memory.",
-      [](const ServerPoint& p) { return double(p.usedMemory); } },
+      [](const ServerPoint& p) { return p.usedMemory; } },
     { "tacho_server_memory_rss_bytes", "Server used_memory_rss.",
-      [](const ServerPoint& p) { return double(p.usedMemoryRss); } },
+      [](const ServerPoint& p) { return p.usedMemoryRss; } },
     { "tacho_server_memory_fragmentation_ratio", "Server mem_fragmentation_ratio.",
       [](const ServerPoint& p) { return p.fragmentation; } },
     { "tacho_server_network_receive_bytes_per_second", "Bytes the server read from the network per second.",
@@ -127,6 +134,33 @@ std::string runId()
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
     return std::string(stamp) + "-" + std::to_string(::getpid());
+}
+
+// This machine's families; a thread's figure or a gauge not read gives no sample.
+void clientSamples(Exposition& x, const ClientPoint& c)
+{
+    const auto perThread = [&x](const char* name, const char* help, const std::vector<double>& percents) {
+        bool headed = false;
+        for (std::size_t i = 0; i < percents.size(); ++i) {
+            if (!known(percents[i]))
+                continue;
+            if (!headed)
+                x.family(name, "gauge", help);
+            headed = true;
+            x.sample(name, percents[i] / 100, label("thread", std::to_string(i)));
+        }
+    };
+    perThread("tacho_engine_thread_cpu_ratio", "Engine thread CPU in cores: 1 is one full core.", c.threadCpuPercent);
+    perThread("tacho_engine_thread_wait_ratio", "Engine thread runnable but waiting for a CPU, share of the interval.",
+              c.threadWaitPercent);
+    if (known(c.rssBytes))
+        x.gauge("tacho_client_resident_memory_bytes", "Resident memory of tacho-cli.", c.rssBytes);
+    if (known(c.hostBusyPercent))
+        x.gauge("tacho_host_cpu_busy_ratio", "This host's CPUs busy (steal included), share of all of them.",
+                c.hostBusyPercent / 100);
+    if (known(c.hostStealPercent))
+        x.gauge("tacho_host_cpu_steal_ratio", "This host's CPU time stolen by the hypervisor, share of all CPUs.",
+                c.hostStealPercent / 100);
 }
 
 std::string hostName()
@@ -181,8 +215,8 @@ std::string prometheusText(const LiveMetrics& m)
             bool headed = false;
             for (const ServerTelemetry& server : t->servers) {
                 const ServerPoint* point = latest(server.points, t->intervalSeconds);
-                const double value = point ? family.value(*point) : -1;
-                if (value < 0)
+                const double value = point ? family.value(*point) : kUnknown;
+                if (!known(value))
                     continue;
                 if (!headed)
                     x.family(family.name, "gauge", family.help);
@@ -190,22 +224,8 @@ std::string prometheusText(const LiveMetrics& m)
                 x.sample(family.name, value, label("server", server.address));
             }
         }
-        if (const ClientPoint* client = latest(t->client.points, t->intervalSeconds)) {
-            const ClientPoint& c = *client;
-            x.family("tacho_engine_thread_cpu_ratio", "gauge", "Engine thread CPU in cores: 1 is one full core.");
-            for (std::size_t i = 0; i < c.threadCpuPercent.size(); ++i)
-                x.sample("tacho_engine_thread_cpu_ratio", c.threadCpuPercent[i] / 100, label("thread", std::to_string(i)));
-            if (!c.threadWaitPercent.empty()) {
-                x.family("tacho_engine_thread_wait_ratio", "gauge", "Engine thread runnable but waiting for a CPU, share of the interval.");
-                for (std::size_t i = 0; i < c.threadWaitPercent.size(); ++i)
-                    x.sample("tacho_engine_thread_wait_ratio", c.threadWaitPercent[i] / 100, label("thread", std::to_string(i)));
-            }
-            x.gauge("tacho_client_resident_memory_bytes", "Resident memory of tacho-cli.", double(c.rssBytes));
-            x.gauge("tacho_host_cpu_busy_ratio", "This host's CPUs busy (steal included), share of all of them.",
-                    c.hostBusyPercent / 100);
-            x.gauge("tacho_host_cpu_steal_ratio", "This host's CPU time stolen by the hypervisor, share of all CPUs.",
-                    c.hostStealPercent / 100);
-        }
+        if (const ClientPoint* client = latest(t->client.points, t->intervalSeconds))
+            clientSamples(x, *client);
         const BottleneckVerdict& v = t->verdict;
         x.family("tacho_bottleneck", "gauge", "The bottleneck verdict so far: 1 for its kind, 0 for the others.");
         for (Bottleneck kind : kBottlenecks)
@@ -234,6 +254,11 @@ std::vector<std::string> statsdLines(const LiveMetrics& m, std::string_view pref
         // A negative StatsD gauge value would be read as a decrement: clamp.
         lines.push_back(base + name + ":" + number(std::max(0.0, value)) + "|g");
     };
+    // A telemetry reading: no line when it was not read (telemetry.h), never a 0.
+    const auto reading = [&](const std::string& name, double value) {
+        if (known(value))
+            gauge(name, value);
+    };
     gauge("test_index", double(m.testIndex));
     gauge("warmup", m.warmup ? 1 : 0);
     gauge("requests", double(m.requests));
@@ -251,22 +276,21 @@ std::vector<std::string> statsdLines(const LiveMetrics& m, std::string_view pref
             if (!point)
                 continue;
             const std::string s = "server." + statsdComponent(server.address) + ".";
-            gauge(s + "requests_per_second", point->opsPerSecond);
-            gauge(s + "cpu_percent", point->cpuPercent);
-            if (point->mainThreadCpuPercent >= 0)
-                gauge(s + "main_thread_cpu_percent", point->mainThreadCpuPercent);
-            gauge(s + "connected_clients", double(point->connectedClients));
-            gauge(s + "memory_used_bytes", double(point->usedMemory));
-            gauge(s + "memory_rss_bytes", double(point->usedMemoryRss));
-            gauge(s + "network_in_bytes_per_second", point->netInputBytesPerSecond);
-            gauge(s + "network_out_bytes_per_second", point->netOutputBytesPerSecond);
+            reading(s + "requests_per_second", point->opsPerSecond);
+            reading(s + "cpu_percent", point->cpuPercent);
+            reading(s + "main_thread_cpu_percent", point->mainThreadCpuPercent);
+            reading(s + "connected_clients", point->connectedClients);
+            reading(s + "memory_used_bytes", point->usedMemory);
+            reading(s + "memory_rss_bytes", point->usedMemoryRss);
+            reading(s + "network_in_bytes_per_second", point->netInputBytesPerSecond);
+            reading(s + "network_out_bytes_per_second", point->netOutputBytesPerSecond);
         }
         if (const ClientPoint* client = latest(t->client.points, t->intervalSeconds)) {
             const ClientPoint& c = *client;
             for (std::size_t i = 0; i < c.threadCpuPercent.size(); ++i)
-                gauge("engine.thread" + std::to_string(i) + ".cpu_percent", c.threadCpuPercent[i]);
-            gauge("host.cpu_busy_percent", c.hostBusyPercent);
-            gauge("host.cpu_steal_percent", c.hostStealPercent);
+                reading("engine.thread" + std::to_string(i) + ".cpu_percent", c.threadCpuPercent[i]);
+            reading("host.cpu_busy_percent", c.hostBusyPercent);
+            reading("host.cpu_steal_percent", c.hostStealPercent);
         }
         for (Bottleneck kind : kBottlenecks)
             gauge("bottleneck." + statsdComponent(bottleneckName(kind)), t->verdict.kind == kind ? 1 : 0);

@@ -110,24 +110,10 @@ void writeServer(JsonWriter& w, const ServerTelemetry& s)
         w.beginObject();
         w.field("startSeconds", p.startSeconds);
         w.field("endSeconds", p.endSeconds);
-        w.field("cpuPercent", p.cpuPercent);
-        if (p.mainThreadCpuPercent >= 0)
-            w.field("mainThreadCpuPercent", p.mainThreadCpuPercent);
-        if (p.mainThreadWaitPercent >= 0)
-            w.field("mainThreadWaitPercent", p.mainThreadWaitPercent);
-        w.field("opsPerSecond", p.opsPerSecond);
-        w.field("connectedClients", p.connectedClients);
-        w.field("blockedClients", p.blockedClients);
-        w.field("usedMemory", p.usedMemory);
-        w.field("usedMemoryRss", p.usedMemoryRss);
-        w.field("fragmentation", p.fragmentation);
-        w.field("evictedPerSecond", p.evictedPerSecond);
-        w.field("expiredPerSecond", p.expiredPerSecond);
-        w.field("hitsPerSecond", p.hitsPerSecond);
-        w.field("missesPerSecond", p.missesPerSecond);
-        w.field("netInputBytesPerSecond", p.netInputBytesPerSecond);
-        w.field("netOutputBytesPerSecond", p.netOutputBytesPerSecond);
-        w.field("rejectedConnectionsPerSecond", p.rejectedConnectionsPerSecond);
+        // A reading not read is left out (read back as unknown), never written as 0.
+        for (const ServerReadingField& f : kServerReadingFields)
+            if (known(p.*f.member))
+                w.field(f.name, p.*f.member);
         w.endObject();
     }
     w.endArray();
@@ -142,22 +128,8 @@ void readServer(const Reader& r, ServerTelemetry& s)
         ServerPoint p;
         q.real("startSeconds", p.startSeconds);
         q.real("endSeconds", p.endSeconds);
-        q.real("cpuPercent", p.cpuPercent);
-        q.real("mainThreadCpuPercent", p.mainThreadCpuPercent);
-        q.real("mainThreadWaitPercent", p.mainThreadWaitPercent);
-        q.real("opsPerSecond", p.opsPerSecond);
-        q.count("connectedClients", p.connectedClients);
-        q.count("blockedClients", p.blockedClients);
-        q.count("usedMemory", p.usedMemory);
-        q.count("usedMemoryRss", p.usedMemoryRss);
-        q.real("fragmentation", p.fragmentation);
-        q.real("evictedPerSecond", p.evictedPerSecond);
-        q.real("expiredPerSecond", p.expiredPerSecond);
-        q.real("hitsPerSecond", p.hitsPerSecond);
-        q.real("missesPerSecond", p.missesPerSecond);
-        q.real("netInputBytesPerSecond", p.netInputBytesPerSecond);
-        q.real("netOutputBytesPerSecond", p.netOutputBytesPerSecond);
-        q.real("rejectedConnectionsPerSecond", p.rejectedConnectionsPerSecond);
+        for (const ServerReadingField& f : kServerReadingFields)
+            q.real(f.name, p.*f.member);
         s.points.push_back(p);
     });
 }
@@ -176,9 +148,9 @@ void writeClient(JsonWriter& w, const ClientTelemetry& c)
         w.field("endSeconds", p.endSeconds);
         writeReals(w, "threadCpuPercent", p.threadCpuPercent);
         writeReals(w, "threadWaitPercent", p.threadWaitPercent);
-        w.field("rssBytes", p.rssBytes);
-        w.field("hostBusyPercent", p.hostBusyPercent);
-        w.field("hostStealPercent", p.hostStealPercent);
+        for (const ClientReadingField& f : kClientReadingFields)
+            if (known(p.*f.member))
+                w.field(f.name, p.*f.member);
         w.endObject();
     }
     w.endArray();
@@ -196,9 +168,8 @@ void readClient(const Reader& r, ClientTelemetry& c)
         q.real("endSeconds", p.endSeconds);
         q.reals("threadCpuPercent", p.threadCpuPercent);
         q.reals("threadWaitPercent", p.threadWaitPercent);
-        q.count("rssBytes", p.rssBytes);
-        q.real("hostBusyPercent", p.hostBusyPercent);
-        q.real("hostStealPercent", p.hostStealPercent);
+        for (const ClientReadingField& f : kClientReadingFields)
+            q.real(f.name, p.*f.member);
         c.points.push_back(std::move(p));
     });
 }

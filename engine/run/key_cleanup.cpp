@@ -41,17 +41,29 @@ bool unlinkKeys(SyncClient& client, const RunConfig& config, const std::vector<R
     return true;
 }
 
-// SCAN from cursor 0 to 0 over one server, UNLINK what matches, in batches.
+// SCAN from cursor 0 to 0 over one server, UNLINK what matches, in batches;
+// at most `bound` calls, and none once `stop` says so.
 bool removeOnServer(const RunConfig& config, const KeyShape& shape, bool clusterNode, std::uint64_t& removed,
-                    std::string* error)
+                    const std::function<bool()>& stop, std::uint64_t bound, std::string* error)
 {
     SyncClient client;
     if (!client.open(config, error))
         return false;
     const std::string pattern = shape.glob();
+    std::uint64_t calls = 0;
     std::string cursor = "0";
     bool first = true;
     do {
+        if (stop && stop()) {
+            *error = "interrupted; keys matching " + shape.describe() + " on " + config.endpoint.describe()
+                + " not all looked at";
+            return false;
+        }
+        if (++calls > bound) {
+            *error = "SCAN on " + config.endpoint.describe() + " did not finish within " + std::to_string(bound)
+                + " calls (its cursor never came back to 0: a proxy or a server that does not iterate)";
+            return false;
+        }
         const auto reply = client.command({ "SCAN", cursor, "MATCH", pattern, "COUNT", kScanCount }, error);
         // A proxy or an ACL that does not allow SCAN: say so in the words of
         // the capability model rather than as a broken connection.
@@ -87,9 +99,11 @@ std::vector<KeyShape> cleanupPatterns(const RunConfig& config)
 {
     std::vector<KeyShape> patterns;
     for (const TestSpec& test : config.tests) {
+        // What the test wrote, not every key it addressed: a key a GET
+        // only read is the user's (issue 30).
         const std::vector<KeyShape> own = test.generator
-            ? test.generator->keyShapes()
-            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).keyShapes();
+            ? test.generator->writtenKeyShapes()
+            : TemplateGeneratorFactory(test, config.keyspace, config.cluster).writtenKeyShapes();
         for (const KeyShape& pattern : own)
             if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end())
                 patterns.push_back(pattern);
@@ -97,7 +111,8 @@ std::vector<KeyShape> cleanupPatterns(const RunConfig& config)
     return patterns;
 }
 
-CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<KeyShape>& patterns)
+CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<KeyShape>& patterns,
+                                 const std::function<bool()>& stop, std::uint64_t maxScanCalls)
 {
     CleanupResult result;
     for (const KeyShape& shape : patterns)
@@ -121,7 +136,8 @@ CleanupResult removeKeysMatching(const RunConfig& config, const std::vector<KeyS
         result.nodes.push_back(CleanupNode { server.endpoint.describe(), 0 });
         CleanupNode& node = result.nodes.back();
         for (const KeyShape& pattern : patterns) {
-            const bool finished = removeOnServer(server, pattern, config.cluster, node.removed, &result.error);
+            const bool finished = removeOnServer(server, pattern, config.cluster, node.removed, stop, maxScanCalls,
+                                                 &result.error);
             if (!finished)
                 break;
         }
@@ -138,7 +154,7 @@ std::string describeCleanup(const CleanupResult& result)
     for (const std::string& pattern : result.patterns)
         patterns += (patterns.empty() ? "" : ", ") + pattern;
     if (result.patterns.empty())
-        return "cleanup: nothing to remove (the tests address no keys)";
+        return "cleanup: nothing to remove (the tests wrote no keys; keys they only read are left alone)";
     std::string text = "cleanup: removed " + std::to_string(result.removed) + (result.removed == 1 ? " key" : " keys")
         + " matching " + patterns;
     if (result.nodes.size() > 1) {

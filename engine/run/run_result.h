@@ -224,7 +224,7 @@ struct CleanupNode {
 // The optional clean-up after a run (--cleanup): the keys matching the run's
 // key patterns, found with SCAN and removed with UNLINK.
 struct CleanupResult {
-    std::vector<std::string> patterns;   // the key names, described ("memtier-<0..10000000>"); empty when the tests address no keys
+    std::vector<std::string> patterns;   // the key names, described ("memtier-<0..10000000>"); empty when the tests wrote no keys (a read-only run)
     std::uint64_t removed = 0;           // keys removed, all nodes together
     std::vector<CleanupNode> nodes;      // in the order visited; a failure leaves the rest out
     std::string error;                   // empty when every pattern was scanned to the end everywhere

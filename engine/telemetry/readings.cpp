@@ -11,10 +11,13 @@ namespace tacho::engine {
 
 namespace {
 
-std::uint64_t unsignedField(std::string_view info, std::string_view key)
+// Absent or not a number: unknown, never 0.
+Count unsignedField(std::string_view info, std::string_view key)
 {
     const std::string value(infoValue(info, key));
-    return value.empty() ? 0 : std::strtoull(value.c_str(), nullptr, 10);
+    if (value.empty() || value[0] < '0' || value[0] > '9')
+        return std::nullopt;
+    return std::strtoull(value.c_str(), nullptr, 10);
 }
 
 double doubleField(std::string_view info, std::string_view key, double absent)
@@ -26,6 +29,20 @@ double doubleField(std::string_view info, std::string_view key, double absent)
 double perSecond(std::uint64_t before, std::uint64_t after, double seconds)
 {
     return after >= before && seconds > 0 ? static_cast<double>(after - before) / seconds : 0;
+}
+
+// A rate from two readings; unknown when either is, or when the counter went
+// backwards (a restart, a CONFIG RESETSTAT): no rate is known for that interval.
+double rate(const Count& before, const Count& after, double seconds)
+{
+    if (!before || !after || *after < *before || seconds <= 0)
+        return kUnknown;
+    return static_cast<double>(*after - *before) / seconds;
+}
+
+double gauge(const Count& value)
+{
+    return value ? static_cast<double>(*value) : kUnknown;
 }
 
 double seconds(std::uint64_t ns, std::uint64_t originNs)
@@ -83,13 +100,13 @@ ServerReading parseServerReading(std::string_view info, std::uint64_t atNs)
     const double mainSys = doubleField(info, "used_cpu_sys_main_thread", -1);
     if (mainUser >= 0 && mainSys >= 0)
         r.mainThreadCpuSeconds = mainUser + mainSys;
-    r.processId = unsignedField(info, "process_id");
+    r.processId = unsignedField(info, "process_id").value_or(0);
     r.commands = unsignedField(info, "total_commands_processed");
     r.connectedClients = unsignedField(info, "connected_clients");
     r.blockedClients = unsignedField(info, "blocked_clients");
     r.usedMemory = unsignedField(info, "used_memory");
     r.usedMemoryRss = unsignedField(info, "used_memory_rss");
-    r.fragmentation = doubleField(info, "mem_fragmentation_ratio", 0);
+    r.fragmentation = doubleField(info, "mem_fragmentation_ratio", -1);
     r.evicted = unsignedField(info, "evicted_keys");
     r.expired = unsignedField(info, "expired_keys");
     r.hits = unsignedField(info, "keyspace_hits");
@@ -121,15 +138,20 @@ double localServerWaitSeconds(const ServerReading& reading)
 namespace {
 
 // schedstat: ns on a CPU, ns runnable but waiting, timeslices; without it
-// (a kernel without schedstats) stat's CPU time and no wait.
-void readThreadTimes(const std::string& task, std::uint64_t& cpu, std::uint64_t& wait)
+// (a kernel without schedstats) stat's CPU time and the wait unknown;
+// neither readable (the thread is gone): both unknown.
+void readThreadTimes(const std::string& task, Count& cpu, Count& wait)
 {
     std::ifstream sched(task + "/schedstat");
-    if (sched >> cpu >> wait)
+    std::uint64_t onCpu = 0, waited = 0;
+    if (sched >> onCpu >> waited) {
+        cpu = onCpu;
+        wait = waited;
         return;
+    }
     const double seconds = statCpuSeconds(task + "/stat");
-    cpu = seconds > 0 ? static_cast<std::uint64_t>(seconds * 1e9) : 0;
-    wait = 0;
+    cpu = seconds >= 0 ? Count(static_cast<std::uint64_t>(seconds * 1e9)) : std::nullopt;
+    wait = std::nullopt;
 }
 
 } // namespace
@@ -141,10 +163,10 @@ void EngineThread::recordStart()
 
 void EngineThread::recordEnd()
 {
-    std::uint64_t cpu = 0, wait = 0;
+    Count cpu, wait;
     readThreadTimes("/proc/thread-self", cpu, wait);
-    cpuNs.store(cpu);
-    waitNs.store(wait);
+    cpuNs.store(cpu.value_or(kNotRead));
+    waitNs.store(wait.value_or(kNotRead));
     ended.store(true);
 }
 
@@ -153,10 +175,11 @@ ClientReading readClientReading(const std::vector<const EngineThread*>& threads,
     ClientReading r;
     r.atNs = atNs;
     for (const EngineThread* thread : threads) {
-        std::uint64_t cpu = 0, wait = 0;
+        Count cpu, wait;
         if (thread->ended.load()) {
-            cpu = thread->cpuNs.load();
-            wait = thread->waitNs.load();
+            const auto stored = [](std::uint64_t ns) { return ns == EngineThread::kNotRead ? Count() : Count(ns); };
+            cpu = stored(thread->cpuNs.load());
+            wait = stored(thread->waitNs.load());
         } else {
             readThreadTimes("/proc/self/task/" + std::to_string(thread->id.load()), cpu, wait);
         }
@@ -198,25 +221,26 @@ std::vector<ServerPoint> serverPoints(const std::vector<ServerReading>& readings
             : wall;
         if (serverWall <= 0)
             continue;
+        // Unknown unless both readings give it (ServerPoint's defaults).
         if (a.cpuSeconds >= 0 && b.cpuSeconds >= a.cpuSeconds)
             p.cpuPercent = 100 * (b.cpuSeconds - a.cpuSeconds) / serverWall;
         if (a.mainThreadCpuSeconds >= 0 && b.mainThreadCpuSeconds >= a.mainThreadCpuSeconds)
             p.mainThreadCpuPercent = 100 * (b.mainThreadCpuSeconds - a.mainThreadCpuSeconds) / serverWall;
         if (a.mainThreadWaitSeconds >= 0 && b.mainThreadWaitSeconds >= a.mainThreadWaitSeconds)
             p.mainThreadWaitPercent = 100 * (b.mainThreadWaitSeconds - a.mainThreadWaitSeconds) / serverWall;
-        p.opsPerSecond = perSecond(a.commands, b.commands, serverWall);
-        p.connectedClients = b.connectedClients;
-        p.blockedClients = b.blockedClients;
-        p.usedMemory = b.usedMemory;
-        p.usedMemoryRss = b.usedMemoryRss;
-        p.fragmentation = b.fragmentation;
-        p.evictedPerSecond = perSecond(a.evicted, b.evicted, serverWall);
-        p.expiredPerSecond = perSecond(a.expired, b.expired, serverWall);
-        p.hitsPerSecond = perSecond(a.hits, b.hits, serverWall);
-        p.missesPerSecond = perSecond(a.misses, b.misses, serverWall);
-        p.netInputBytesPerSecond = perSecond(a.netInputBytes, b.netInputBytes, serverWall);
-        p.netOutputBytesPerSecond = perSecond(a.netOutputBytes, b.netOutputBytes, serverWall);
-        p.rejectedConnectionsPerSecond = perSecond(a.rejectedConnections, b.rejectedConnections, serverWall);
+        p.opsPerSecond = rate(a.commands, b.commands, serverWall);
+        p.connectedClients = gauge(b.connectedClients);
+        p.blockedClients = gauge(b.blockedClients);
+        p.usedMemory = gauge(b.usedMemory);
+        p.usedMemoryRss = gauge(b.usedMemoryRss);
+        p.fragmentation = b.fragmentation >= 0 ? b.fragmentation : kUnknown;
+        p.evictedPerSecond = rate(a.evicted, b.evicted, serverWall);
+        p.expiredPerSecond = rate(a.expired, b.expired, serverWall);
+        p.hitsPerSecond = rate(a.hits, b.hits, serverWall);
+        p.missesPerSecond = rate(a.misses, b.misses, serverWall);
+        p.netInputBytesPerSecond = rate(a.netInputBytes, b.netInputBytes, serverWall);
+        p.netOutputBytesPerSecond = rate(a.netOutputBytes, b.netOutputBytes, serverWall);
+        p.rejectedConnectionsPerSecond = rate(a.rejectedConnections, b.rejectedConnections, serverWall);
         points.push_back(p);
     }
     return points;
@@ -235,11 +259,17 @@ std::vector<ClientPoint> clientPoints(const std::vector<ClientReading>& readings
         p.endSeconds = seconds(b.atNs, originNs);
         const double wallNs = static_cast<double>(b.atNs - a.atNs);
         const std::size_t threads = std::min(a.threadCpuNs.size(), b.threadCpuNs.size());
+        const auto percentOf = [wallNs](const Count& before, const Count& after) {
+            const double share = rate(before, after, wallNs);
+            return known(share) ? share * 100 : kUnknown;
+        };
         for (std::size_t t = 0; t < threads; ++t) {
-            p.threadCpuPercent.push_back(perSecond(a.threadCpuNs[t], b.threadCpuNs[t], wallNs) * 100);
-            p.threadWaitPercent.push_back(perSecond(a.threadWaitNs[t], b.threadWaitNs[t], wallNs) * 100);
+            p.threadCpuPercent.push_back(percentOf(a.threadCpuNs[t], b.threadCpuNs[t]));
+            p.threadWaitPercent.push_back(t < a.threadWaitNs.size() && t < b.threadWaitNs.size()
+                                              ? percentOf(a.threadWaitNs[t], b.threadWaitNs[t])
+                                              : kUnknown);
         }
-        p.rssBytes = b.rssBytes;
+        p.rssBytes = gauge(b.rssBytes);
         if (b.hostTotal > a.hostTotal) {
             const double total = static_cast<double>(b.hostTotal - a.hostTotal);
             p.hostBusyPercent = perSecond(a.hostBusy, b.hostBusy, total) * 100;

@@ -4,6 +4,7 @@
 // so the conversion is testable without a server.
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,10 @@
 
 namespace tacho::engine {
 
+// A counter or gauge as read: absent when the reply (or /proc) did not give
+// it, which is not 0 (see kUnknown in telemetry.h).
+using Count = std::optional<std::uint64_t>;
+
 struct ServerReading {
     std::uint64_t atNs = 0;               // steady clock when the reply arrived
     double serverTimeSeconds = -1;        // server_time_usec, when given (the server's own clock)
@@ -20,32 +25,32 @@ struct ServerReading {
     double mainThreadCpuSeconds = -1;     // used_cpu_*_main_thread; -1: not given
     std::uint64_t processId = 0;          // process_id
     double mainThreadWaitSeconds = -1;    // run-queue wait from /proc, when the server runs here; -1: not known
-    std::uint64_t commands = 0;
-    std::uint64_t connectedClients = 0;
-    std::uint64_t blockedClients = 0;
-    std::uint64_t usedMemory = 0;
-    std::uint64_t usedMemoryRss = 0;
-    double fragmentation = 0;
-    std::uint64_t evicted = 0;
-    std::uint64_t expired = 0;
-    std::uint64_t hits = 0;
-    std::uint64_t misses = 0;
-    std::uint64_t netInputBytes = 0;
-    std::uint64_t netOutputBytes = 0;
-    std::uint64_t rejectedConnections = 0;
+    Count commands;
+    Count connectedClients;
+    Count blockedClients;
+    Count usedMemory;
+    Count usedMemoryRss;
+    double fragmentation = -1;            // -1: not given
+    Count evicted;
+    Count expired;
+    Count hits;
+    Count misses;
+    Count netInputBytes;
+    Count netOutputBytes;
+    Count rejectedConnections;
 };
 
-// A plain INFO reply's text → a reading (fields it lacks stay at their defaults).
+// A plain INFO reply's text → a reading (fields it lacks stay unknown).
 ServerReading parseServerReading(std::string_view info, std::uint64_t atNs);
 
 struct ClientReading {
     std::uint64_t atNs = 0;
-    std::vector<std::uint64_t> threadCpuNs;    // per engine thread (schedstat, else stat)
-    std::vector<std::uint64_t> threadWaitNs;   // run-queue wait (schedstat; 0 without it)
-    std::uint64_t rssBytes = 0;
-    std::uint64_t hostBusy = 0;                // /proc/stat jiffies, all CPUs
+    std::vector<Count> threadCpuNs;    // per engine thread (schedstat, else stat); absent: unreadable
+    std::vector<Count> threadWaitNs;   // run-queue wait (schedstat; absent without it)
+    Count rssBytes;
+    std::uint64_t hostBusy = 0;        // /proc/stat jiffies, all CPUs
     std::uint64_t hostSteal = 0;
-    std::uint64_t hostTotal = 0;
+    std::uint64_t hostTotal = 0;       // 0: /proc/stat unreadable
 };
 
 // A server on this machine: its main thread's run-queue wait (seconds) from
@@ -58,6 +63,7 @@ double localServerWaitSeconds(const ServerReading& reading);
 // stored as it ends: its /proc entry goes with it, and without them the
 // test's last interval would read as idle.
 struct EngineThread {
+    static constexpr std::uint64_t kNotRead = ~std::uint64_t(0);   // a figure its thread could not read
     std::atomic<pid_t> id { 0 };
     std::atomic<bool> ended { false };
     std::atomic<std::uint64_t> cpuNs { 0 };

@@ -9,30 +9,69 @@
 
 namespace tacho::engine {
 
+// A reading is a figure or unknown. kUnknown (-1) is what a reading holds
+// when it was not read: a field the server's INFO lacks (a managed service
+// without "# CPU", an old server, a proxy), a counter that went backwards (a
+// restart) or a /proc file this machine could not read. It is never 0: 0 is
+// an idle server or thread, and a verdict or a metric would take it for one.
+constexpr double kUnknown = -1;
+inline bool known(double reading) { return reading >= 0; }
+
 // One server over one sampling interval. Rates are per second of the
-// interval; gauges are the value at its end.
+// interval; gauges are the value at its end. Every figure: kUnknown when
+// not read.
 struct ServerPoint {
     double startSeconds = 0;
     double endSeconds = 0;
-    double cpuPercent = 0;                // used_cpu_user + used_cpu_sys, % of one core (threads can pass 100)
-    double mainThreadCpuPercent = -1;     // used_cpu_*_main_thread; -1: the server does not report it
+    double cpuPercent = kUnknown;            // used_cpu_user + used_cpu_sys, % of one core (threads can pass 100)
+    double mainThreadCpuPercent = kUnknown;  // used_cpu_*_main_thread (Redis >= 6.2)
     // A server on this machine (INFO's process_id, confirmed by its CPU
     // time): its main thread's time runnable but waiting for a CPU, from
-    // /proc; -1 elsewhere. CPU + wait is what the thread wanted.
-    double mainThreadWaitPercent = -1;
-    double opsPerSecond = 0;              // total_commands_processed delta: the server's own count
-    std::uint64_t connectedClients = 0;
-    std::uint64_t blockedClients = 0;
-    std::uint64_t usedMemory = 0;         // bytes
-    std::uint64_t usedMemoryRss = 0;      // bytes
-    double fragmentation = 0;             // mem_fragmentation_ratio
-    double evictedPerSecond = 0;
-    double expiredPerSecond = 0;
-    double hitsPerSecond = 0;             // keyspace_hits
-    double missesPerSecond = 0;
-    double netInputBytesPerSecond = 0;
-    double netOutputBytesPerSecond = 0;
-    double rejectedConnectionsPerSecond = 0;
+    // /proc; unknown elsewhere. CPU + wait is what the thread wanted.
+    double mainThreadWaitPercent = kUnknown;
+    double opsPerSecond = kUnknown;          // total_commands_processed delta: the server's own count
+    double connectedClients = kUnknown;
+    double blockedClients = kUnknown;
+    double usedMemory = kUnknown;            // bytes
+    double usedMemoryRss = kUnknown;         // bytes
+    double fragmentation = kUnknown;         // mem_fragmentation_ratio
+    double evictedPerSecond = kUnknown;
+    double expiredPerSecond = kUnknown;
+    double hitsPerSecond = kUnknown;         // keyspace_hits
+    double missesPerSecond = kUnknown;
+    double netInputBytesPerSecond = kUnknown;
+    double netOutputBytesPerSecond = kUnknown;
+    double rejectedConnectionsPerSecond = kUnknown;
+};
+
+// A reading of a point, by the name the run file gives it.
+template <class Point>
+struct ReadingField {
+    const char* name;
+    double Point::*member;
+};
+using ServerReadingField = ReadingField<ServerPoint>;
+
+// Every reading of a ServerPoint: the one list the run file's writer and
+// reader and the tests walk, so a new reading is written, read and checked
+// for "unknown" by adding it here.
+inline constexpr ServerReadingField kServerReadingFields[] = {
+    { "cpuPercent", &ServerPoint::cpuPercent },
+    { "mainThreadCpuPercent", &ServerPoint::mainThreadCpuPercent },
+    { "mainThreadWaitPercent", &ServerPoint::mainThreadWaitPercent },
+    { "opsPerSecond", &ServerPoint::opsPerSecond },
+    { "connectedClients", &ServerPoint::connectedClients },
+    { "blockedClients", &ServerPoint::blockedClients },
+    { "usedMemory", &ServerPoint::usedMemory },
+    { "usedMemoryRss", &ServerPoint::usedMemoryRss },
+    { "fragmentation", &ServerPoint::fragmentation },
+    { "evictedPerSecond", &ServerPoint::evictedPerSecond },
+    { "expiredPerSecond", &ServerPoint::expiredPerSecond },
+    { "hitsPerSecond", &ServerPoint::hitsPerSecond },
+    { "missesPerSecond", &ServerPoint::missesPerSecond },
+    { "netInputBytesPerSecond", &ServerPoint::netInputBytesPerSecond },
+    { "netOutputBytesPerSecond", &ServerPoint::netOutputBytesPerSecond },
+    { "rejectedConnectionsPerSecond", &ServerPoint::rejectedConnectionsPerSecond },
 };
 
 struct ServerTelemetry {
@@ -53,15 +92,24 @@ struct ServerCommandTime {
     std::string latencyPercentiles;
 };
 
-// This machine over one sampling interval.
+// This machine over one sampling interval; every figure kUnknown when not
+// read (a thread's entry too: the vectors keep one entry per engine thread).
 struct ClientPoint {
     double startSeconds = 0;
     double endSeconds = 0;
     std::vector<double> threadCpuPercent;    // per engine thread, % of one core
-    std::vector<double> threadWaitPercent;   // per engine thread: runnable but waiting for a CPU, % of the interval
-    std::uint64_t rssBytes = 0;              // this process
-    double hostBusyPercent = 0;              // all CPUs, steal included, % of the host
-    double hostStealPercent = 0;
+    std::vector<double> threadWaitPercent;   // per engine thread: runnable but waiting for a CPU, % of the interval (schedstat)
+    double rssBytes = kUnknown;              // this process
+    double hostBusyPercent = kUnknown;       // all CPUs, steal included, % of the host
+    double hostStealPercent = kUnknown;
+};
+
+// Every scalar reading of a ClientPoint, as kServerReadingFields.
+using ClientReadingField = ReadingField<ClientPoint>;
+inline constexpr ClientReadingField kClientReadingFields[] = {
+    { "rssBytes", &ClientPoint::rssBytes },
+    { "hostBusyPercent", &ClientPoint::hostBusyPercent },
+    { "hostStealPercent", &ClientPoint::hostStealPercent },
 };
 
 struct ClientTelemetry {

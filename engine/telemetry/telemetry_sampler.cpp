@@ -86,13 +86,20 @@ void TelemetrySampler::sample()
     ClientReading reading = readClientReading(m_threads, nowNs());
     std::lock_guard lock(m_dataMutex);
     ++m_samples;
-    // A thread gone without its last figures (it never recorded them)
-    // keeps the previous ones, so its interval does not go negative.
+    // A figure below the previous one (a thread's id reused) keeps the
+    // previous one, so its interval does not go negative; a thread gone
+    // without its last figures (it never recorded them) reads unknown.
     if (!m_client.empty()) {
         const ClientReading& last = m_client.back();
+        // (An unreadable figure stays unknown: std::max of two optionals
+        // would rank "absent" below every number and read it as idle.)
+        const auto keep = [](Count& now, const Count& before) {
+            if (now && before && *before > *now)
+                now = before;
+        };
         for (std::size_t t = 0; t < reading.threadCpuNs.size() && t < last.threadCpuNs.size(); ++t) {
-            reading.threadCpuNs[t] = std::max(reading.threadCpuNs[t], last.threadCpuNs[t]);
-            reading.threadWaitNs[t] = std::max(reading.threadWaitNs[t], last.threadWaitNs[t]);
+            keep(reading.threadCpuNs[t], last.threadCpuNs[t]);
+            keep(reading.threadWaitNs[t], last.threadWaitNs[t]);
         }
     }
     m_client.push_back(std::move(reading));

@@ -9,6 +9,7 @@
 #include "engine/workload/key_glob.h"
 #include "engine/workload/memtier_key_generator.h"
 #include "engine/workload/memtier_value_generator.h"
+#include "engine/workload/write_commands.h"
 
 namespace tacho::engine {
 
@@ -490,10 +491,14 @@ std::vector<std::string> MemtierGeneratorFactory::commandStatNames() const
     return names;
 }
 
-std::vector<KeyShape> MemtierGeneratorFactory::keyShapes() const
+namespace {
+
+// The shapes of the keys `w` addresses; with `writesOnly`, of those it
+// writes: the SET part of SET:GET, the --commands whose command writes
+// (write_commands.h).
+std::vector<KeyShape> memtierKeyShapes(const MemtierWorkload& w, bool writesOnly)
 {
     constexpr std::string_view kKey = "__key__";
-    const MemtierWorkload& w = m_shared->workload;
     // What appendKey() writes: before + prefix + the index in decimal + after.
     const auto shape = [&w](std::string_view before, std::string_view after) {
         KeyShape key;
@@ -508,17 +513,35 @@ std::vector<KeyShape> MemtierGeneratorFactory::keyShapes() const
         return {};
     if (std::any_of(w.commands.begin(), w.commands.end(), [](const MemtierCommand& c) { return c.replay != nullptr; }))
         return {};
-    if (!w.arbitrary())
+    if (!w.arbitrary()) {
+        if (writesOnly && w.setRatio == 0)
+            return {};   // --ratio 0:N: GETs only
         return { shape({}, {}) };
+    }
     std::vector<KeyShape> shapes;
-    for (const MemtierCommand& command : w.commands)
+    for (const MemtierCommand& command : w.commands) {
+        if (writesOnly && (command.args.empty() || !isWriteCommand(command.args.front())))
+            continue;
         for (const std::string& arg : command.args)
             if (const std::size_t at = arg.find(kKey); at != std::string::npos) {
                 const KeyShape key = shape(std::string_view(arg).substr(0, at), std::string_view(arg).substr(at + kKey.size()));
                 if (std::find(shapes.begin(), shapes.end(), key) == shapes.end())
                     shapes.push_back(key);
             }
+    }
     return shapes;
+}
+
+} // namespace
+
+std::vector<KeyShape> MemtierGeneratorFactory::keyShapes() const
+{
+    return memtierKeyShapes(m_shared->workload, false);
+}
+
+std::vector<KeyShape> MemtierGeneratorFactory::writtenKeyShapes() const
+{
+    return memtierKeyShapes(m_shared->workload, true);
 }
 
 std::string MemtierGeneratorFactory::describe() const

@@ -32,6 +32,7 @@ public:
     // Keys are the prefix and a decimal index (with --command, inside the
     // text around __key__).
     std::vector<KeyShape> keyShapes() const override;
+    std::vector<KeyShape> writtenKeyShapes() const override;
     // --scan-incremental-iteration: each request continues from the cursor
     // the previous reply returned.
     bool followsReplies() const override;

@@ -44,6 +44,10 @@ public:
     // key_glob.h), for an optional clean-up after the run; empty when they
     // cannot be told.
     virtual std::vector<KeyShape> keyShapes() const { return {}; }
+    // Those of them that requests write (a command of write_commands.h):
+    // what --cleanup removes. A read-only workload (GET, --ratio 0:1)
+    // writes none, so a clean-up after it removes nothing (issue 30).
+    virtual std::vector<KeyShape> writtenKeyShapes() const { return {}; }
     // True when the next request depends on the last reply (SCAN iteration):
     // the worker then hands its generators every reply (onReply), which needs
     // one request in flight per connection and no cluster routing.

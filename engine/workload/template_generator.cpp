@@ -1,5 +1,7 @@
 #include "engine/workload/template_generator.h"
 
+#include "engine/workload/write_commands.h"
+
 #include <algorithm>
 
 #include "engine/cluster/key_slot.h"
@@ -39,6 +41,7 @@ TemplateGeneratorFactory::TemplateGeneratorFactory(const TestSpec& spec, std::ui
 {
     if (spec.inlineProtocol)
         return;   // PING_INLINE: no key
+    m_writes = !spec.args.empty() && isWriteCommand(spec.args.front());
     std::string encoded;
     appendCommand(encoded, spec.args);
     if (const std::optional<std::string_view> key = firstKeyOfRequest(encoded))

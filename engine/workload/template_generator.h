@@ -22,6 +22,7 @@ public:
     std::string describe() const override { return m_name; }
     // The first key of the command (as cluster routing finds it).
     std::vector<KeyShape> keyShapes() const override { return m_keyShapes; }
+    std::vector<KeyShape> writtenKeyShapes() const override { return m_writes ? m_keyShapes : std::vector<KeyShape>(); }
 
 private:
     std::shared_ptr<const CommandTemplate> m_template;
@@ -29,6 +30,7 @@ private:
     std::string m_statName;
     bool m_clusterTags = false;
     std::vector<KeyShape> m_keyShapes;
+    bool m_writes = false;   // the command writes its key (write_commands.h)
 };
 
 } // namespace tacho::engine

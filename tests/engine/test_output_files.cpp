@@ -9,10 +9,13 @@
 #include <QTemporaryDir>
 
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <string>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "engine/report/atomic_file.h"
@@ -223,6 +226,63 @@ private slots:
                  existing ? QStringList { "report.html" } : QStringList {});
         if (existing)
             QCOMPARE(contentOf(path), QByteArray("old report"));
+    }
+    // Issue 30: an output path that is not a regular file is refused at once
+    // with a message naming its type (a FIFO used to block the open forever:
+    // the run printed its results and never exited), or written in place
+    // without waiting (/dev/null). SIGALRM bounds each call: a hang ends the
+    // test process instead of ctest's timeout.
+    void nonRegularOutputsNeverBlock_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("writable");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("fifo") << "fifo" << false << "is a named pipe (FIFO)";
+        QTest::newRow("socket") << "socket" << false << "is a socket";
+        QTest::newRow("folder") << "folder" << false << "is a folder";
+        QTest::newRow("/dev/null") << "null" << true << "";
+    }
+
+    void nonRegularOutputsNeverBlock()
+    {
+        QFETCH(QString, kind);
+        QFETCH(bool, writable);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string path = (dir.path() + "/out-" + kind).toStdString();
+        int listener = -1;
+        if (kind == "fifo") {
+            QVERIFY(::mkfifo(path.c_str(), 0600) == 0);
+        } else if (kind == "socket") {
+            listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            sockaddr_un address {};
+            address.sun_family = AF_UNIX;
+            QVERIFY(path.size() < sizeof address.sun_path);
+            std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+            QVERIFY(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        } else if (kind == "folder") {
+            QVERIFY(QDir().mkdir(QString::fromStdString(path)));
+        } else {
+            path = "/dev/null";
+        }
+        ::alarm(30);
+        std::string checkError, writeError;
+        const bool checked = checkWritable(path, &checkError);
+        const bool written = writeFileAtomically(path, "metric 1\n", &writeError);
+        ::alarm(0);
+        if (listener >= 0)
+            ::close(listener);
+        QCOMPARE(checked, writable);
+        QCOMPARE(written, writable);
+        if (!writable) {
+            for (const std::string& error : { checkError, writeError }) {
+                QVERIFY2(error.find(path) != std::string::npos, error.c_str());
+                QVERIFY2(error.find(message.toStdString()) != std::string::npos, error.c_str());
+            }
+            if (kind == "fifo")   // still the FIFO: nothing renamed over it
+                QVERIFY(S_ISFIFO(statOf(QString::fromStdString(path)).st_mode));
+        }
     }
 };
 

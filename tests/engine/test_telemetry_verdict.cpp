@@ -81,10 +81,10 @@ private slots:
         QCOMPARE(r.atNs, std::uint64_t(7));
         QCOMPARE(r.cpuSeconds, 2.0);
         QCOMPARE(r.mainThreadCpuSeconds, 1.25);
-        QCOMPARE(r.commands, std::uint64_t(100));
-        QCOMPARE(r.usedMemory, std::uint64_t(1024));   // not used_memory_rss's value
-        QCOMPARE(r.usedMemoryRss, std::uint64_t(4096));
-        QCOMPARE(r.expired, std::uint64_t(3));
+        QCOMPARE(r.commands.value_or(0), std::uint64_t(100));
+        QCOMPARE(r.usedMemory.value_or(0), std::uint64_t(1024));   // not used_memory_rss's value
+        QCOMPARE(r.usedMemoryRss.value_or(0), std::uint64_t(4096));
+        QCOMPARE(r.expired.value_or(0), std::uint64_t(3));
         QCOMPARE(r.serverTimeSeconds, 1.0);
         // A server that gives no main-thread figures says so (-1), not 0 %.
         const ServerReading old = parseServerReading("used_cpu_sys:1.0\r\nused_cpu_user:1.0\r\n", 0);

@@ -6,6 +6,8 @@
 
 #include "report_qt/file_writer.h"
 
+#include "ui/model/bounded_file.h"
+
 namespace tacho::ui {
 
 QJsonObject RunMeta::toJson() const
@@ -45,19 +47,19 @@ QString RunMeta::sidecarPath(const QString& runFilePath)
 
 RunMeta RunMeta::readFor(const QString& runFilePath, QString* error)
 {
-    QFile file(sidecarPath(runFilePath));
-    if (!file.exists())
+    const QString path = sidecarPath(runFilePath);
+    if (!QFile::exists(path))
         return {};
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = file.errorString();
+    // A sidecar is a few hundred bytes: read within kMaxSettingsFileBytes,
+    // a larger one (or a pipe) is reported, and the run shows without notes.
+    const std::optional<QByteArray> bytes = readBoundedFile(path, kMaxSettingsFileBytes, error);
+    if (!bytes)
         return {};
-    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
     if (!doc.isObject()) {
         if (error)
-            *error = QStringLiteral("notes file %1 is damaged: %2").arg(file.fileName(), parseError.errorString());
+            *error = QStringLiteral("notes file %1 is damaged: %2").arg(path, parseError.errorString());
         return {};
     }
     return fromJson(doc.object());

@@ -7,7 +7,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <limits>
+#include <new>
 
+#include "ui/model/bounded_file.h"
 #include "ui/model/number_format.h"
 
 namespace tacho::ui {
@@ -67,13 +69,19 @@ bool HistoryStore::isRunFile(const QString& fileName)
 
 std::optional<RunRecord> HistoryStore::readRecord(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // The CLI's limits (ui/model/bounded_file.h); a file past them is an
+    // entry with the reason, never an exception out of the scan.
+    std::optional<RunRecord> record;
+    try {
+        const std::optional<QByteArray> bytes = readBoundedFile(path, maxRunFileBytes(), error);
+        if (!bytes)
+            return std::nullopt;
+        record = RunRecord::fromJson(*bytes, error);
+    } catch (const std::bad_alloc&) {
         if (error)
-            *error = file.errorString();
+            *error = QStringLiteral("not enough memory to read it");
         return std::nullopt;
     }
-    auto record = RunRecord::fromJson(file.readAll(), error);
     if (!record)
         return std::nullopt;
     QString metaError;

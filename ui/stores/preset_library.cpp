@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "ui/model/bounded_file.h"
+
 namespace tacho::ui {
 
 QList<WorkloadPreset> PresetLibrary::load(const QString& folder, QStringList* problems)
@@ -14,17 +16,18 @@ QList<WorkloadPreset> PresetLibrary::load(const QString& folder, QStringList* pr
     const QDir dir(folder);
     const QStringList files = dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
     for (const QString& fileName : files) {
-        QFile file(dir.filePath(fileName));
         const auto problem = [&](const QString& why) {
             if (problems)
                 *problems << QStringLiteral("%1: %2").arg(fileName, why);
         };
-        if (!file.open(QIODevice::ReadOnly)) {
-            problem(file.errorString());
+        QString why;
+        const std::optional<QByteArray> bytes = readBoundedFile(dir.filePath(fileName), kMaxSettingsFileBytes, &why);
+        if (!bytes) {
+            problem(why);
             continue;
         }
         QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+        const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
         if (!doc.isObject()) {
             problem(parseError.errorString());
             continue;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "report_qt/file_writer.h"
+#include "ui/model/bounded_file.h"
 
 namespace tacho::ui {
 
@@ -37,13 +38,12 @@ QList<ConnectionProfile> ProfileStore::load(QStringList* problems) const
     QList<ConnectionProfile> profiles;
     const QDir dir(m_folder);
     for (const QString& name : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
-        QFile file(dir.filePath(name));
+        const QString path = dir.filePath(name);
         QString why;
-        if (!file.open(QIODevice::ReadOnly)) {
-            why = file.errorString();
-        } else {
+        // Within kMaxSettingsFileBytes: a stray large file is a problem listed, not a crash.
+        if (const std::optional<QByteArray> bytes = readBoundedFile(path, kMaxSettingsFileBytes, &why); bytes) {
             QJsonParseError parseError;
-            const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+            const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
             if (!doc.isObject()) {
                 why = parseError.errorString();
             } else if (auto profile = ConnectionProfile::fromJson(doc.object(), &why)) {
@@ -53,7 +53,7 @@ QList<ConnectionProfile> ProfileStore::load(QStringList* problems) const
             }
         }
         if (problems)
-            *problems << QStringLiteral("%1: %2").arg(file.fileName(), why);
+            *problems << (why.startsWith(path) ? why : QStringLiteral("%1: %2").arg(path, why));
     }
     std::sort(profiles.begin(), profiles.end(), [](const ConnectionProfile& a, const ConnectionProfile& b) {
         return a.name.localeAwareCompare(b.name) < 0;
@@ -96,14 +96,15 @@ bool ProfileStore::exportTo(const QString& path, const QList<ConnectionProfile>&
 
 QList<ConnectionProfile> ProfileStore::importFrom(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    QString why;
+    const std::optional<QByteArray> bytes = readBoundedFile(path, kMaxSettingsFileBytes, &why);
+    if (!bytes) {
         if (error)
-            *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+            *error = QStringLiteral("cannot read %1").arg(why);
         return {};
     }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
     if (!doc.isObject() || doc.object().value(QStringLiteral("format")).toString() != QLatin1String("tacho-profiles/1")) {
         if (error)
             *error = doc.isObject() ? QStringLiteral("%1 is not a Tacho profile export").arg(path)

@@ -19,12 +19,19 @@ namespace {
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-QString percent(double value) { return QStringLiteral("%1%").arg(value, 0, 'f', 0); }
+// A reading not read shows as "–", never as 0 (engine kUnknown).
+QString unread() { return QStringLiteral("–"); }
 
-QString mebibytes(std::uint64_t bytes)
+QString percent(double value) { return engine::known(value) ? QStringLiteral("%1%").arg(value, 0, 'f', 0) : unread(); }
+
+QString mebibytes(double bytes)
 {
-    return QStringLiteral("%1 MiB").arg(NumberFormat::locale().toString(double(bytes) / (1024.0 * 1024.0), 'f', 1));
+    return engine::known(bytes)
+        ? QStringLiteral("%1 MiB").arg(NumberFormat::locale().toString(bytes / (1024.0 * 1024.0), 'f', 1))
+        : unread();
 }
+
+QString count(double value) { return engine::known(value) ? NumberFormat::count(quint64(value)) : unread(); }
 
 // The colour a verdict reads in: the server's number (green), the tool's
 // ceiling (red: the figures are not the server's), the rest plain.
@@ -188,9 +195,9 @@ QString TelemetryPanelWidget::figuresText(const RunRecord& run, int server)
             at = p.endSeconds;
             parts << tr("server CPU %1").arg(percent(p.cpuPercent))
                          + (p.mainThreadCpuPercent >= 0 ? tr(" (main thread %1)").arg(percent(p.mainThreadCpuPercent)) : QString());
-            parts << tr("%1 clients (%2 blocked)").arg(NumberFormat::count(p.connectedClients), NumberFormat::count(p.blockedClients));
+            parts << tr("%1 clients (%2 blocked)").arg(count(p.connectedClients), count(p.blockedClients));
             parts << tr("used %1, RSS %2 (fragmentation %3)")
-                         .arg(mebibytes(p.usedMemory), mebibytes(p.usedMemoryRss), QString::number(p.fragmentation, 'f', 2));
+                         .arg(mebibytes(p.usedMemory), mebibytes(p.usedMemoryRss), engine::known(p.fragmentation) ? QString::number(p.fragmentation, 'f', 2) : unread());
         }
     }
     if (!t.client.points.empty()) {

@@ -73,18 +73,25 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
                 for (const engine::ServerPoint* p : fullSamples(s->points, telemetry.intervalSeconds)) {
                     if (offset + p->endSeconds < xMin)
                         continue;
-                    out.lines[0] << QPointF(offset + p->endSeconds, p->cpuPercent);
-                    if (p->mainThreadCpuPercent >= 0)
+                    // A reading not read is a gap, never a 0 (engine kUnknown).
+                    if (engine::known(p->cpuPercent))
+                        out.lines[0] << QPointF(offset + p->endSeconds, p->cpuPercent);
+                    if (engine::known(p->mainThreadCpuPercent))
                         out.lines[1] << QPointF(offset + p->endSeconds, p->mainThreadCpuPercent);
                 }
             for (const engine::ClientPoint* p : fullSamples(telemetry.client.points, telemetry.intervalSeconds)) {
                 if (offset + p->endSeconds < xMin)
                     continue;
                 const double at = offset + p->endSeconds;
-                if (!p->threadCpuPercent.empty())
-                    out.lines[2] << QPointF(at, *std::max_element(p->threadCpuPercent.begin(), p->threadCpuPercent.end()));
-                out.lines[3] << QPointF(at, p->hostBusyPercent);
-                out.lines[4] << QPointF(at, p->hostStealPercent);
+                const double busiest = p->threadCpuPercent.empty()
+                    ? engine::kUnknown
+                    : *std::max_element(p->threadCpuPercent.begin(), p->threadCpuPercent.end());
+                if (engine::known(busiest))
+                    out.lines[2] << QPointF(at, busiest);
+                if (engine::known(p->hostBusyPercent))
+                    out.lines[3] << QPointF(at, p->hostBusyPercent);
+                if (engine::known(p->hostStealPercent))
+                    out.lines[4] << QPointF(at, p->hostStealPercent);
             }
         } else {
             // A cluster: the masters' counts summed, sample by sample (one
@@ -95,7 +102,8 @@ ChartLines telemetryLines(ChartKind kind, const RunRecord& run, const QList<doub
             for (std::size_t i = 0; i < samples; ++i) {
                 double ops = 0, start = -1, end = 0;
                 for (const engine::ServerTelemetry& s : telemetry.servers)
-                    if (i < s.points.size() && s.points[i].endSeconds - s.points[i].startSeconds >= 0.5 * telemetry.intervalSeconds) {
+                    if (i < s.points.size() && engine::known(s.points[i].opsPerSecond)
+                        && s.points[i].endSeconds - s.points[i].startSeconds >= 0.5 * telemetry.intervalSeconds) {
                         ops += s.points[i].opsPerSecond;
                         start = start < 0 ? s.points[i].startSeconds : std::min(start, s.points[i].startSeconds);
                         end = std::max(end, s.points[i].endSeconds);
