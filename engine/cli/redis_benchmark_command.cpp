@@ -50,6 +50,28 @@ std::string crossCheckSummary(const RunResult& result)
 
 } // namespace
 
+namespace {
+
+// A failed or stopped run's lines on standard error; the exit status (1: failed).
+int sayHowItEnded(const RunResult& result, std::ostream& err, const char* prefix)
+{
+    if (result.status == RunStatus::Failed) {
+        // redis-benchmark's line for an error reply first: scripts and its
+        // test suite look for it.
+        if (!result.failureReply.empty())
+            err << "Error from server: " << result.failureReply << "\n";
+        else if (!result.failureConnectionError.empty())
+            err << "Error: " << result.failureConnectionError << "\n";
+        err << prefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
+        return 1;
+    }
+    if (result.status == RunStatus::Stopped)
+        err << prefix << "stopped before the end; the results above are partial\n";
+    return 0;
+}
+
+} // namespace
+
 int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo& io)
 {
     std::ostream& out = *io.out;
@@ -163,18 +185,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         out << crossCheckSummary(result) << bottleneckLines(result);
     out << std::flush;
 
-    int status = result.status == RunStatus::Failed ? 1 : 0;
-    if (result.status == RunStatus::Failed) {
-        // redis-benchmark's line for an error reply first: scripts and its
-        // test suite look for it.
-        if (!result.failureReply.empty())
-            err << "Error from server: " << result.failureReply << "\n";
-        else if (!result.failureConnectionError.empty())
-            err << "Error: " << result.failureConnectionError << "\n";
-        err << kPrefix << "error: " << withAuthAdvice(result.failure, kRedisBenchmarkAuthAdvice) << "\n";
-    }
-    else if (result.status == RunStatus::Stopped)
-        err << kPrefix << "stopped before the end; the results above are partial\n";
+    int status = sayHowItEnded(result, err, kPrefix);
 
     std::string runFile;   // written: the clean-up is recorded there too
     if (!invocation.jsonPath.empty()) {

@@ -205,13 +205,25 @@ bool readTextFile(const std::string& path, std::string& out, std::string* error,
         return "too large to read (" + size + "; at most " + std::to_string(maxBytes) + " bytes, "
             + std::to_string(maxBytes >> 20) + " MiB)";
     };
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return failWith("cannot open: " + std::generic_category().message(errno));
+    // Without O_NONBLOCK, opening a named pipe waits for a writer for ever
+    // (issue 30); a regular file reads the same either way.
+    const auto notAFile = [&](mode_t mode) {
+        const char* kind = S_ISFIFO(mode) ? "a named pipe" : S_ISDIR(mode) ? "a folder" : S_ISSOCK(mode) ? "a socket"
+            : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not readable as a file";
+        return failWith(std::string(kind) + ", not a regular file");
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        const int code = errno;
+        struct stat st {};
+        if (code == ENXIO && ::stat(path.c_str(), &st) == 0)   // a socket cannot be opened
+            return notAFile(st.st_mode);
+        return failWith("cannot open: " + std::generic_category().message(code));
+    }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return failWith("not a regular file");
+        return notAFile(st.st_mode);
     }
     if (std::uint64_t(st.st_size) > maxBytes) {
         ::close(fd);

@@ -16,7 +16,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
@@ -502,6 +507,55 @@ private slots:
             QVERIFY2(r.err.contains(bad.toUtf8()) && r.err.contains(message.toUtf8()),
                      qPrintable(QString("%1: expected '%2' and the file name\n%3").arg(args.first(), message, describe(r))));
             QCOMPARE(snapshot(dir.path()), before);
+        }
+    }
+
+    // Issue 30: an input that is a named pipe, a socket or a folder is refused
+    // at once, named with what it is, by every command that reads one (a pipe
+    // opened to read waited for a writer for ever).
+    void inputsThatAreNotFiles_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("named pipe") << "fifo" << "a named pipe";
+        QTest::newRow("socket") << "socket" << "a socket";
+        QTest::newRow("folder") << "folder" << "a folder";
+    }
+    void inputsThatAreNotFiles()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        const QString input = dir.filePath("input");
+        if (kind == "fifo") {
+            QCOMPARE(::mkfifo(QFile::encodeName(input).constData(), 0600), 0);
+        } else if (kind == "folder") {
+            QVERIFY(QDir().mkdir(input));
+        } else {
+            const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un address {};
+            address.sun_family = AF_UNIX;
+            const QByteArray name = QFile::encodeName(input);
+            QVERIFY(std::size_t(name.size()) < sizeof address.sun_path);
+            std::memcpy(address.sun_path, name.constData(), std::size_t(name.size()));
+            QCOMPARE(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+            ::close(fd);   // the socket file stays
+        }
+        const QString out = dir.filePath("out");
+        const QList<QStringList> commands {
+            { "compare", m_goodRun, input },
+            { "report", input, "--html", out + ".html" },
+            { "merge", m_goodRun, input, "-o", out + ".json" },
+            { "memtier", "-s", "127.0.0.1", "-p", "1", "--monitor-input", input, "--command", "__monitor_line1__" },
+            { "memtier", "-s", "127.0.0.1", "-p", "1", "--data-import", input },
+        };
+        for (const QStringList& args : commands) {
+            const CliResult r = runCli(args, 20000);   // a hang guard: the pipe has no writer
+            QVERIFY2(!r.timedOut && !r.crashed, qPrintable(args.first() + ": " + describe(r)));
+            QVERIFY2(r.exitCode == 2, qPrintable(args.first() + ": " + describe(r)));
+            QVERIFY2(r.err.contains(input.toUtf8()) && r.err.contains(said.toUtf8()),
+                     qPrintable(QString("%1: expected '%2' and the path\n%3").arg(args.join(' '), said, describe(r))));
+            QVERIFY(!QFile::exists(out + ".html") && !QFile::exists(out + ".json"));
         }
     }
 
