@@ -339,7 +339,7 @@ private slots:
         QTest::newRow("capture without commands") << QStringList { "--monitor-input=@dir/ok.txt", "--command=__monitor_line1__" }
                                                   << "--monitor-input: error: no commands in @dir/ok.txt (2 lines;";
         QTest::newRow("directory") << QStringList { "--monitor-input=@dir", "--command=__monitor_line1__" }
-                                   << "--monitor-input: @dir: not a regular file";
+                                   << "--monitor-input: @dir: a folder, not a regular file";
         for (const char* bad : { "__monitor_line1", "__monitor_line1_", "__monitor_line1__garbage",
                                  "__monitor_line1abc__", "__monitor_line__", "__monitor_line0__", "__monitor_line3__",
                                  "__monitor_line99999999999999999999__", "__monitor_line1__ x" })
