@@ -67,14 +67,21 @@ StatedFigures fromMetrics(const MetricValues& v)
     return f;
 }
 
-// A file without "allTests" (older, merged elsewhere, or a peer's) with
-// several tests: its histograms merged.
-StatedFigures computedFromFile(const LoadedRun& run)
+// A file's counts and rates, for the formats that count requests.
+StatedFigures countedFromFile(const LoadedRun& run)
 {
     StatedFigures f;
     const bool countsKnown = run.format == kRunFileFormat || run.format.rfind("memtier", 0) == 0;
     if (countsKnown)
         setCounts(f, totalsOf(run.run));
+    return f;
+}
+
+// A file without "allTests" (older, merged elsewhere, or a peer's) with
+// several tests: its counts, and its histograms merged.
+StatedFigures computedFromFile(const LoadedRun& run)
+{
+    StatedFigures f = countedFromFile(run);
     LatencyHistogram merged;
     double weightedAvg = 0;
     bool avgStated = true;
@@ -140,7 +147,7 @@ StatedFigures wholeRunFigures(const LoadedRun& run)
         const StatedFigures* stated = only < run.tests.size() ? &run.tests[only].figures : nullptr;
         if (f.p50Ms)
             f.minMs = stated && stated->minMs ? stated->minMs : std::optional<double>(ms(run.run.tests[only].latency.min()));
-        const StatedFigures counted = computedFromFile(run);
+        const StatedFigures counted = countedFromFile(run);
         f.requests = counted.requests;
         if (counted.opsPerSec)   // over every test's seconds, as for several tests
             f.opsPerSec = counted.opsPerSec;

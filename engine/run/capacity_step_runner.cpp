@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "engine/run/test_sequence.h"
 
@@ -15,13 +16,14 @@ namespace tacho::engine {
 
 namespace {
 
-// A test's requests before and after the interval boundary nearest its middle.
+// Requests before and after the interval boundary nearest a test's middle,
+// and the seconds on each side, added over tests.
 struct Halves {
     std::uint64_t first = 0, second = 0;
     double firstSeconds = 0, secondSeconds = 0;
 };
 
-bool splitAtMiddle(const TestResult& test, Halves* halves)
+bool addSplitAtMiddle(const TestResult& test, Halves* halves)
 {
     const std::vector<IntervalPoint>& points = test.intervals;
     if (points.size() < 2)
@@ -47,21 +49,15 @@ bool splitAtMiddle(const TestResult& test, Halves* halves)
     return true;
 }
 
-// Several tests: each split at its own middle, the halves added (a SET test
-// beside a GET test is not a change of speed within the step).
-bool halfThroughputs(const std::vector<TestResult>& tests, double tickSeconds, double* first, double* second,
+// The step's tests, each split at its own middle and the halves added (a SET
+// test beside a GET test is not a change of speed within the step).
+bool halfThroughputs(std::span<const TestResult> tests, double tickSeconds, double* first, double* second,
                      double* uncertainty)
 {
     Halves sum;
-    for (const TestResult& test : tests) {
-        Halves one;
-        if (!splitAtMiddle(test, &one))
+    for (const TestResult& test : tests)
+        if (!addSplitAtMiddle(test, &sum))
             return false;
-        sum.first += one.first;
-        sum.second += one.second;
-        sum.firstSeconds += one.firstSeconds;
-        sum.secondSeconds += one.secondSeconds;
-    }
     if (tests.empty())
         return false;
     *first = static_cast<double>(sum.first) / sum.firstSeconds;
@@ -75,13 +71,7 @@ bool halfThroughputs(const std::vector<TestResult>& tests, double tickSeconds, d
 
 bool halfThroughputs(const TestResult& test, double tickSeconds, double* first, double* second, double* uncertainty)
 {
-    Halves halves;
-    if (!splitAtMiddle(test, &halves))
-        return false;
-    *first = static_cast<double>(halves.first) / halves.firstSeconds;
-    *second = static_cast<double>(halves.second) / halves.secondSeconds;
-    *uncertainty = tickSeconds * (1 / halves.firstSeconds + 1 / halves.secondSeconds);
-    return true;
+    return halfThroughputs(std::span<const TestResult>(&test, 1), tickSeconds, first, second, uncertainty);
 }
 
 RunControllerStepRunner::RunControllerStepRunner(RunConfig base, CapacityDimension dimension, double stepSeconds,
