@@ -2,9 +2,7 @@
 
 #include <QFile>
 
-#include <cerrno>
 #include <new>
-#include <system_error>
 #include <string>
 #include <sys/stat.h>
 
@@ -45,13 +43,8 @@ std::optional<QByteArray> readBoundedFile(const QString& path, std::uint64_t max
     if (path.startsWith(QLatin1Char(':')))
         return readResource(path, maxBytes, error);
     const std::string local = path.toLocal8Bit().toStdString();
-    // Looked at before it is opened: opening a named pipe for reading would
-    // wait for a writer (readTextFile checks the type only once it is open).
-    struct stat st {};
-    if (::stat(local.c_str(), &st) != 0)
-        return fail(local + ": cannot read: " + std::generic_category().message(errno));
-    if (!S_ISREG(st.st_mode))
-        return fail(local + ": not a regular file");
+    // readTextFile opens without waiting on a pipe and refuses whatever is
+    // not a regular file, naming it, as tacho-cli does.
     try {
         std::string text;
         std::string why;
@@ -59,7 +52,9 @@ std::optional<QByteArray> readBoundedFile(const QString& path, std::uint64_t max
             return fail(why);
         return QByteArray::fromStdString(text);
     } catch (const std::bad_alloc&) {
-        return fail(local + ": not enough memory to read it (" + std::to_string(st.st_size) + " bytes)");
+        struct stat st {};
+        const std::string size = ::stat(local.c_str(), &st) == 0 ? " (" + std::to_string(st.st_size) + " bytes)" : std::string();
+        return fail(local + ": not enough memory to read it" + size);
     }
 }
 

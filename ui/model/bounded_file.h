@@ -21,7 +21,7 @@ std::uint64_t maxRunFileBytes();
 inline constexpr std::uint64_t kMaxSettingsFileBytes = 4ull << 20;
 
 // The whole file, or nullopt with *error naming the path and the reason
-// ("not a regular file", "too large to read (… bytes; at most … MiB)",
+// ("a named pipe, not a regular file", "too large to read (… bytes; at most … MiB)",
 // "not enough memory to read it").
 std::optional<QByteArray> readBoundedFile(const QString& path, std::uint64_t maxBytes, QString* error);
 

@@ -96,11 +96,11 @@ bool ProfileStore::exportTo(const QString& path, const QList<ConnectionProfile>&
 
 QList<ConnectionProfile> ProfileStore::importFrom(const QString& path, QString* error)
 {
-    QString why;
-    const std::optional<QByteArray> bytes = readBoundedFile(path, kMaxSettingsFileBytes, &why);
+    QString readError;
+    const std::optional<QByteArray> bytes = readBoundedFile(path, kMaxSettingsFileBytes, &readError);
     if (!bytes) {
         if (error)
-            *error = QStringLiteral("cannot read %1").arg(why);
+            *error = QStringLiteral("cannot read %1").arg(readError);
         return {};
     }
     QJsonParseError parseError;
