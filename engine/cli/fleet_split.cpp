@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "engine/cli/redis_benchmark_options.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/uri.h"
 
@@ -12,17 +13,11 @@ namespace tacho::engine {
 
 namespace {
 
-// redis-benchmark's options that take a value (redis_benchmark_args.cpp):
-// the words after them are values, not the start of a command.
+// The words after redis-benchmark's options that take a value are values,
+// not the start of a command (the dialect's table).
 bool takesValue(std::string_view option)
 {
-    static constexpr std::string_view kValued[] = {
-        "-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads", "-k", "-r", "-P",
-        "--precision", "-t", "--seed", "--sni", "--cacert", "--cacertdir", "--cert", "--key", "--tls-ciphers",
-        "--tls-ciphersuites", "--duration", "--rate", "--warmup", "--reply-timeout", "--json",
-        "--telemetry-interval", "--prometheus-file", "--statsd", "--agents", "--control",
-    };
-    return std::find(std::begin(kValued), std::end(kValued), option) != std::end(kValued);
+    return redisBenchmarkOptionTakesValue(option);
 }
 
 // Index of the first word of the command (args.size() without one).

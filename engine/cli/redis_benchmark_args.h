@@ -27,20 +27,9 @@ struct RedisBenchmarkInvocation {
     bool showVersion = false;                 // --version
 };
 
-// The options of this dialect that write a file, with the file for an
-// invocation: what is checked before a run, what an agent refuses to write
-// for an order (issue 29) and what tests walk (the dialect's parser is a
-// chain of spellings, so its outputs are listed here, once, beside the
-// invocation they read).
-struct RedisBenchmarkOutputOption {
-    const char* spelling;   // "--json"
-    std::string (*path)(const RedisBenchmarkInvocation& invocation);
-};
-inline constexpr RedisBenchmarkOutputOption kRedisBenchmarkOutputOptions[] = {
-    { "--json", [](const RedisBenchmarkInvocation& i) { return i.jsonPath; } },
-    { "--prometheus-file", [](const RedisBenchmarkInvocation& i) { return i.liveMetrics.prometheusFile; } },
-};
-// The files the invocation writes (option, path; empty: not given), from the table above.
+// The files the invocation writes (option, path; empty: not given): the
+// options redis_benchmark_options.h marks kRoleOutputFile. What is checked
+// before a run, and what an agent refuses to write for an order (issue 29).
 std::vector<OutputFile> redisBenchmarkOutputFiles(const RedisBenchmarkInvocation& invocation);
 
 // Parses the arguments that follow "redis-benchmark". Throws UsageError with

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/cli/memtier_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 
 namespace tacho::engine {
 
@@ -17,8 +18,8 @@ constexpr std::string_view kPasswordLookalikes[] = { "--password", "--authentica
 
 bool isPasswordOption(std::string_view word)
 {
-    for (const SecretOption& option : kRedisBenchmarkSecretOptions)
-        if (option.kind == SecretKind::Password && word == option.spelling)
+    for (const RedisBenchmarkOption& option : redisBenchmarkOptions())
+        if (option.secret == SecretKind::Password && word == option.spelling)
             return true;
     return word.size() >= 4
         && std::any_of(std::begin(kPasswordLookalikes), std::end(kPasswordLookalikes),
@@ -42,9 +43,9 @@ void redisBenchmarkSpans(std::span<const std::string> args, std::size_t offset, 
             spans.push_back({ offset + i, eq + 1, arg.size() });
             continue;
         }
-        for (const SecretOption& option : kRedisBenchmarkSecretOptions) {
+        for (const RedisBenchmarkOption& option : redisBenchmarkOptions()) {
             const std::string_view spelling = option.spelling;
-            if (option.kind == SecretKind::Password && arg.size() > spelling.size() && arg.starts_with(spelling)
+            if (option.secret == SecretKind::Password && arg.size() > spelling.size() && arg.starts_with(spelling)
                 && !arg.starts_with("--"))
                 spans.push_back({ offset + i, spelling.size(), arg.size() });   // getopt's "-aPW"
         }

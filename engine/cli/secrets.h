@@ -31,16 +31,6 @@ struct SecretSpan {
     std::size_t end;
 };
 
-// redis-benchmark's and latency's secret-bearing options (exact spellings;
-// that dialect has no abbreviations or attached values, but an attached
-// "-aPW" or "--pass=PW" typed by mistake is hidden too).
-struct SecretOption {
-    const char* spelling;
-    SecretKind kind;
-};
-inline constexpr SecretOption kRedisBenchmarkSecretOptions[] = { { "-a", SecretKind::Password },
-                                                                 { "-u", SecretKind::Uri } };
-
 // The secrets among the words after `tacho-cli COMMAND` (command:
 // "redis-benchmark", "latency", "memtier", "sweep", "capacity", anything
 // else: URIs only). For sweep and capacity the workload after "--" is read

@@ -1,5 +1,7 @@
 #include "engine/cli/shared_options.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -10,6 +12,37 @@
 #include "engine/run/server_probe.h"
 
 namespace tacho::engine {
+
+std::uint64_t parseBoundedInteger(std::string_view option, std::string_view text, std::uint64_t min, std::uint64_t max,
+                                  std::string_view noun)
+{
+    const std::string name(option);
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const auto rangeError = [&] {
+        std::string message = name + ": ";
+        if (max == kNoMaximum)
+            message += "must be at least " + std::to_string(min);
+        else
+            message += "must be between " + std::to_string(min) + " and " + std::to_string(max);
+        return UsageError(message + " (got " + std::string(text) + ")");
+    };
+    const auto notANumber = [&] { return UsageError(name + ": '" + std::string(text) + "' is not " + std::string(noun)); };
+    if (text.size() > 1 && text.front() == '-' && digits(text.substr(1)))
+        throw rangeError();
+    if (!digits(text))
+        throw notANumber();
+    std::uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range)   // beyond 64 bits: "must be at least 0" would be nonsense
+        throw UsageError(name + ": " + std::string(text) + " is too large (at most " + std::to_string(max) + ")");
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw notANumber();
+    if (value < min || value > max)
+        throw rangeError();
+    return value;
+}
 
 int replyTimeoutMs(const std::string& option, double seconds, const std::string& text)
 {

@@ -12,6 +12,14 @@
 
 namespace tacho::engine {
 
+// A whole-token non-negative integer in [min, max] for `option`: "-5" is
+// reported as out of range rather than as malformed, so the message says what
+// is allowed; a value beyond 64 bits as too large; anything else as "not
+// <noun>" (each dialect's own words: "a number", "a whole number").
+inline constexpr std::uint64_t kNoMaximum = ~std::uint64_t(0);
+std::uint64_t parseBoundedInteger(std::string_view option, std::string_view text, std::uint64_t min, std::uint64_t max,
+                                  std::string_view noun);
+
 // --reply-timeout in seconds (decimal) → RunConfig::replyTimeoutMs. 0 turns
 // the timeout off; at most an hour. Throws UsageError naming `option`.
 int replyTimeoutMs(const std::string& option, double seconds, const std::string& text);

@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 #include "engine/cli/uri.h"
 #include "support/qt_strings.h"
+#include "support/redis_benchmark_samples.h"
 
 using namespace tacho::engine;
 
@@ -154,6 +156,48 @@ private slots:
                                    "--key ", "--tls-ciphers ", "--tls-ciphersuites", "--help", "--version",
                                    "--duration", "--warmup", "--json", "--seed", "--rate"})
             QVERIFY2(usage.contains(QLatin1String(option)), option);
+    }
+
+    // The one table: each option the parser reads takes a valid value (or none) and is
+    // listed by --help with its placeholder; the coordinator's are not the parser's; the
+    // roles other readers use are where they should be.
+    void everyOptionOfTheTable()
+    {
+        const QString usage = q(redisBenchmarkUsage());
+        QSet<QString> spellings;
+        for (const RedisBenchmarkOption& option : redisBenchmarkOptions()) {
+            const QString spelling = q(std::string(option.spelling));
+            QVERIFY2(!spellings.contains(spelling), qPrintable(spelling + " twice"));
+            spellings << spelling;
+            const QString head = " " + spelling + (option.alias.empty() ? QString() : ", " + q(std::string(option.alias)))
+                + (option.takesValue() ? " " + q(std::string(option.placeholder)) : QString());
+            QVERIFY2(usage.contains("\n" + head + (option.takesValue() ? "" : " ")) || usage.contains("\n" + head + "\n"),
+                     qPrintable(head));
+            if (!option.apply) {
+                QVERIFY2(option.has(kRoleCoordinator), qPrintable(spelling));
+                QCOMPARE(errorOf({ std::string(option.spelling), "1" }), "unrecognized option '" + spelling + "'");
+                continue;
+            }
+            if (option.spelling == "--enable-tracking" || option.spelling == "--help" || option.spelling == "--version")
+                continue;
+            const std::string value = tacho::test::sampleValueFor(option);
+            QVERIFY2(!value.starts_with("no sample"), value.c_str());
+            std::vector<std::string> words { std::string(option.spelling) };
+            if (option.takesValue())
+                words.push_back(value);
+            words.insert(words.end(), { "-t", "get" });
+            if (option.spelling == "-x")
+                words = { "-x", "set", "k" };
+            const QString error = errorOf(words, [] { return std::string("value"); });
+            QVERIFY2(error == "<no error>", qPrintable(spelling + ": " + error));
+        }
+        QVERIFY(findRedisBenchmarkOption("-v") == findRedisBenchmarkOption("--version"));
+        QVERIFY(findRedisBenchmarkOption("-a")->secret == SecretKind::Password);
+        QVERIFY(findRedisBenchmarkOption("-u")->secret == SecretKind::Uri);
+        for (const char* target : { "-h", "-p", "-s", "-u", "-a", "--user", "--tls", "--cluster" })
+            QVERIFY2(findRedisBenchmarkOption(target)->has(kRoleTarget), target);
+        for (const char* file : { "--json", "--prometheus-file" })
+            QVERIFY2(findRedisBenchmarkOption(file)->has(kRoleOutputFile), file);
     }
 
     void durationAndWarmup()
@@ -355,14 +399,13 @@ private slots:
         QCOMPARE(errorOf({"-c", "5", "--"}), QString("unrecognized option '--'"));
     }
 
+    // Every option of the dialect's table that takes a value (the class, not a list of instances).
     void missingValues_data()
     {
         QTest::addColumn<QString>("option");
-        for (const char* option : {"-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads",
-                                   "-k", "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert",
-                                   "--cacertdir", "--cert", "--key", "--tls-ciphers", "--tls-ciphersuites",
-                                   "--duration", "--warmup", "--json", "--reply-timeout", "--rate"})
-            QTest::newRow(option) << QString::fromLatin1(option);
+        for (const RedisBenchmarkOption& option : redisBenchmarkOptions())
+            if (option.takesValue() && option.apply)
+                QTest::newRow(std::string(option.spelling).c_str()) << q(std::string(option.spelling));
     }
 
     void missingValues()

@@ -15,6 +15,7 @@
 
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 #include "support/cli_runner.h"
 
 using tacho::test::CliResult;
@@ -42,10 +43,12 @@ QStringList toQt(const std::vector<std::string>& words)
 std::vector<Case> cases(const QString& folder)
 {
     std::vector<Case> out;
-    for (const auto& option : tacho::engine::kRedisBenchmarkOutputOptions) {
-        const QString path = folder + "/rb" + QString(option.spelling).remove('-');
-        out.push_back({ "redis-benchmark", option.spelling,
-                        { "-h", "127.0.0.1", "-p", "1", "-t", "get", "-n", "10", option.spelling, path }, path });
+    for (const auto& option : tacho::engine::redisBenchmarkOptions()) {
+        if (!option.has(tacho::engine::kRoleOutputFile))
+            continue;
+        const QString spelling = QString::fromUtf8(option.spelling.data(), qsizetype(option.spelling.size()));
+        const QString path = folder + "/rb" + QString(spelling).remove('-');
+        out.push_back({ "redis-benchmark", spelling, { "-h", "127.0.0.1", "-p", "1", "-t", "get", "-n", "10", spelling, path }, path });
     }
     // memtier: the table says which options write, and where for a value.
     tacho::engine::MemtierInvocation none;

@@ -22,6 +22,7 @@
 #include "engine/cli/latency_command.h"
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 #include "engine/cli/secrets.h"
 #include "support/cli_runner.h"
 #include "support/redis_server.h"
@@ -32,6 +33,17 @@ using tacho::test::RedisServer;
 using tacho::test::runCli;
 
 namespace {
+
+// The redis-benchmark parser's options whose value is a secret (the
+// coordinator's --control is read before the parser, by fleet_split).
+std::vector<tacho::engine::RedisBenchmarkOption> redisBenchmarkSecretOptions()
+{
+    std::vector<tacho::engine::RedisBenchmarkOption> options;
+    for (const tacho::engine::RedisBenchmarkOption& option : tacho::engine::redisBenchmarkOptions())
+        if (option.secret != tacho::engine::SecretKind::None && option.apply)
+            options.push_back(option);
+    return options;
+}
 
 // Every password holds this marker on both sides of its special character,
 // so a password cut at that character still shows up.
@@ -140,9 +152,9 @@ private:
     QList<Form> redisBenchmarkForms() const
     {
         QList<Form> forms;
-        for (const tacho::engine::SecretOption& option : tacho::engine::kRedisBenchmarkSecretOptions) {
-            const QString spelling = option.spelling;
-            if (option.kind == tacho::engine::SecretKind::Password)
+        for (const tacho::engine::RedisBenchmarkOption& option : redisBenchmarkSecretOptions()) {
+            const QString spelling = QString::fromUtf8(option.spelling.data(), option.spelling.size());
+            if (option.secret == tacho::engine::SecretKind::Password)
                 forms.append({ spelling + " PW", { spelling, kDefaultPassword } });
             else
                 forms += uriForms(spelling, false, false);
@@ -232,9 +244,9 @@ private slots:
     void tablesAreTheParsers()
     {
         using namespace tacho::engine;
-        for (const SecretOption& option : kRedisBenchmarkSecretOptions) {
-            const std::string value = option.kind == SecretKind::Password ? "Qz9Pw" : "redis://u:Qz9Pw@h:1";
-            const std::vector<std::string> args { option.spelling, value };
+        for (const RedisBenchmarkOption& option : redisBenchmarkSecretOptions()) {
+            const std::string value = option.secret == SecretKind::Password ? "Qz9Pw" : "redis://u:Qz9Pw@h:1";
+            const std::vector<std::string> args { std::string(option.spelling), value };
             QCOMPARE(QString::fromStdString(parseRedisBenchmarkArgs(args, {}).config.password), QString("Qz9Pw"));
             QCOMPARE(QString::fromStdString(parseLatencyArgs(args).target.password), QString("Qz9Pw"));
         }
@@ -247,13 +259,13 @@ private slots:
             return found;
         };
         QStringList table;
-        for (const SecretOption& option : kRedisBenchmarkSecretOptions)
-            table << option.spelling;
+        for (const RedisBenchmarkOption& option : redisBenchmarkSecretOptions())
+            table << QString::fromUtf8(option.spelling.data(), option.spelling.size());
         for (const std::string& usage : { redisBenchmarkUsage(), latencyUsage() }) {
             const QStringList found = spellingsIn(usage, { "<password>", "<uri>" });
             QVERIFY2(found.size() >= 2, qPrintable(found.join(' ')));
             for (const QString& spelling : found)
-                QVERIFY2(table.contains(spelling), qPrintable(spelling + " is not in kRedisBenchmarkSecretOptions"));
+                QVERIFY2(table.contains(spelling), qPrintable(spelling + " is not a secret option of the redis-benchmark table"));
         }
         QStringList memtier;
         for (const std::string& s : memtierSecretOptionSpellings())

@@ -239,7 +239,13 @@ private slots:
         const QString unavailable = telemetry["servers"].toArray().at(0).toObject()["unavailable"].toString();
         QVERIFY2(unavailable.startsWith("not available: ") && unavailable.contains("NOPERM"), qPrintable(unavailable));
         QCOMPARE(run.out.count("not available: "), 1);
-        QVERIFY2(run.out.contains("bottleneck: unknown (server telemetry not available: "), run.out.constData());
+        // Without the server's side nothing rests on it: the verdict is "unknown", or on a machine
+        // busy enough to saturate this client "client-bound" (judged from this machine's own
+        // readings), and either way it says what of the server could not be read.
+        const bool unknown = run.out.contains("bottleneck: unknown (server telemetry not available: ");
+        const bool clientBound = run.out.contains("bottleneck: client-bound (")
+            && run.out.contains("; server telemetry not available: ");
+        QVERIFY2(unknown || clientBound, run.out.constData());
         QVERIFY(telemetry["servers"].toArray().at(0).toObject()["points"].toArray().isEmpty());
     }
 

@@ -8,11 +8,13 @@
 
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 #include "ui/model/connection_profile.h"
 #include "ui/stores/preset_library.h"
 #include "ui/run/run_setup_widget.h"
 #include "ui/model/shell_words.h"
 #include "ui/model/workload_settings.h"
+#include "support/redis_benchmark_samples.h"
 
 using namespace tacho::ui;
 
@@ -84,6 +86,32 @@ private Q_SLOTS:
         QVERIFY2(timed, qPrintable(error));
         QCOMPARE(timed->amount, WorkloadSettings::Amount::Duration);
         QCOMPARE(timed->durationSeconds, 2.5);
+    }
+
+    // Every option of redis-benchmark's table, pasted with its value before "-t get": the
+    // form keeps the test selection (a value is never read as the start of a command), takes
+    // the target's options as the target's and reports what shapes only the output as ignored.
+    void everyOptionOfALineKeepsItsPlace()
+    {
+        for (const tacho::engine::RedisBenchmarkOption& option : tacho::engine::redisBenchmarkOptions()) {
+            const QString spelling = QString::fromStdString(std::string(option.spelling));
+            if (!option.apply || spelling == "--enable-tracking" || spelling == "--help" || spelling == "--version"
+                || spelling == "-x" || spelling == "-I")
+                continue;
+            QStringList words { spelling };
+            if (option.takesValue())
+                words << QString::fromStdString(tacho::test::sampleValueFor(option));
+            words << "-t" << "get";
+            QString error;
+            QStringList ignored;
+            WorkloadSettings::Target target;
+            const auto s = WorkloadSettings::fromArguments(words, &error, &ignored, &target);
+            QVERIFY2(s, qPrintable(words.join(' ') + ": " + error));
+            QCOMPARE(s->commands, WorkloadSettings::Commands::Suite);
+            QCOMPARE(s->tests, QStringLiteral("get"));
+            QCOMPARE(target.given, option.has(tacho::engine::kRoleTarget));
+            QCOMPARE(ignored.contains(spelling), option.has(tacho::engine::kRoleReport));
+        }
     }
 
     void pasteReportsUsageErrors()

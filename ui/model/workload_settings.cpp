@@ -7,6 +7,7 @@
 
 #include "engine/cli/memtier_args.h"
 #include "engine/cli/redis_benchmark_args.h"
+#include "engine/cli/redis_benchmark_options.h"
 #include "engine/cli/step_workload.h"
 #include "ui/model/number_format.h"
 #include "ui/model/shell_words.h"
@@ -15,32 +16,11 @@ namespace tacho::ui {
 
 namespace {
 
-// redis-benchmark options that take a value (the next word).
-const QSet<QString>& optionsWithValue()
+// What a redis-benchmark option is for, from the dialect's one table.
+bool optionHas(const QString& word, engine::RedisBenchmarkRole role)
 {
-    static const QSet<QString> set {
-        "-h", "-p", "-s", "-a", "--user", "-u", "-c", "-n", "-d", "--dbnum", "--threads", "-k",
-        "-r", "-P", "--precision", "-t", "--seed", "--sni", "--cacert", "--cacertdir", "--cert",
-        "--key", "--tls-ciphers", "--tls-ciphersuites", "--duration", "--warmup", "--json", "--rate",
-        "--reply-timeout",
-    };
-    return set;
-}
-
-const QSet<QString>& targetOptions()
-{
-    static const QSet<QString> set {
-        "-h", "-p", "-s", "-a", "--user", "-u", "--dbnum", "-3", "--tls", "--sni", "--cacert",
-        "--cacertdir", "--cert", "--key", "--insecure", "--tls-skip-hostname-verify", "--tls-ciphers",
-        "--tls-ciphersuites", "--cluster",
-    };
-    return set;
-}
-
-const QSet<QString>& outputOptions()
-{
-    static const QSet<QString> set { "-q", "--csv", "--precision", "--json", "-e" };
-    return set;
+    const engine::RedisBenchmarkOption* option = engine::findRedisBenchmarkOption(word.toStdString());
+    return option && option->has(role);
 }
 
 // The server a parsed line names (its options as written are added by the caller).
@@ -286,14 +266,14 @@ std::optional<WorkloadSettings> WorkloadSettings::fromArguments(const QStringLis
         }
         if (arg == QLatin1String("-t") && i + 1 < arguments.size())
             selection = arguments.at(i + 1);
-        if (targetOptions().contains(arg)) {
+        if (optionHas(arg, engine::kRoleTarget)) {
             found.given = true;
             if (!found.options.contains(arg))
                 found.options << arg;
         }
-        if (outputOptions().contains(arg) && ignored)
+        if (optionHas(arg, engine::kRoleReport) && ignored)
             *ignored << arg;
-        if (optionsWithValue().contains(arg))
+        if (engine::redisBenchmarkOptionTakesValue(arg.toStdString()))
             ++i;
     }
     if (!command.isEmpty()) {
