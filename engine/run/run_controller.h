@@ -80,6 +80,7 @@ public:
 
 private:
     TestResult runTest(std::size_t index, const TestSpec& spec, class SyncClient* probe);
+    friend class TestRun;   // one test, step by step (test_run.h): reads the settings, callbacks and flags below
 
     RunConfig m_config;
     IoBackend m_io = IoBackend::Auto;   // TACHO_IO
