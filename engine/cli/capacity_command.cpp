@@ -12,6 +12,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <sstream>
 
 #include "engine/cli/quoted.h"
 #include "engine/cli/shared_options.h"
@@ -249,6 +250,44 @@ std::string crossCheckLines(const std::vector<std::shared_ptr<TestResult>>& test
         + " runs disagree\n" + disagreeing;
 }
 
+// What a step's words carry on agents (its setting, length and warm-up), with the first and the
+// last setting's words checked to divide among the agents: they bound every step's division, so
+// it is said before anything runs.
+StepSettings checkedSettingsOnAgents(const CapacityInvocation& inv)
+{
+    StepSettings onAgents;
+    const CapacityDimension d = inv.options.dimension;
+    onAgents.connections = d == CapacityDimension::Connections;
+    onAgents.threads = d == CapacityDimension::Threads;
+    onAgents.pipeline = d == CapacityDimension::Pipeline;
+    onAgents.rate = d == CapacityDimension::Rate;
+    onAgents.duration = onAgents.warmup = true;
+    RunControllerStepRunner steps(inv.workload.config, d, inv.options.stepSeconds, inv.options.warmupSeconds);
+    if (d == CapacityDimension::Threads)
+        steps.setConnectionsPerThread(inv.workload.clientsPerThread);
+    const FleetOptions& fleet = inv.files.fleet;
+    for (const double setting : { inv.options.from, inv.options.to })
+        checkWordsOnAgents(inv.workload, inv.workload.wordsFor(steps.configFor(setting), onAgents), fleet.agentCount);
+    if (inv.workload.preload)
+        checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), fleet.agentCount);
+    return onAgents;
+}
+
+// What the search will do: over what, how its steps go, and the workload at the first step.
+std::string searchHeader(const CapacitySearchOptions& o, const StepWorkload& workload, const RunControllerStepRunner& runner)
+{
+    const CapacityDimension d = o.dimension;
+    std::ostringstream out;
+    out << "Capacity search over " << capacityDimensionName(d) << ": " << capacitySettingText(d, o.from) << " to "
+        << capacitySettingText(d, o.to) << ", objective " << o.objective.describe() << "\n"
+        << "Steps: " << plainNumber(o.stepSeconds) << " s measured after " << plainNumber(o.warmupSeconds)
+        << " s warm-up; up x" << plainNumber(o.growthFactor) << ", then bisection"
+        << (capacityDimensionIsInteger(d) ? std::string() : " to " + plainNumber(100 * o.resolution) + "%") << "\n"
+        << "Workload: " << workload.commandLine() << "\n"
+        << "          " << describeConfig(runner.configFor(o.from)) << " at the first step\n";
+    return out.str();
+}
+
 } // namespace
 
 std::string capacityUsage()
@@ -319,24 +358,8 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
     StepSettings onAgents;   // what a step's words carry on agents: its setting, length and warm-up
     try {
         inv = parseCapacityArgs(args);
-        const FleetOptions& fleet = inv.files.fleet;
-        if (fleet.given && !inv.files.showHelp) {
-            const CapacityDimension d = inv.options.dimension;
-            onAgents.connections = d == CapacityDimension::Connections;
-            onAgents.threads = d == CapacityDimension::Threads;
-            onAgents.pipeline = d == CapacityDimension::Pipeline;
-            onAgents.rate = d == CapacityDimension::Rate;
-            onAgents.duration = onAgents.warmup = true;
-            // The first and the last setting bound every step's division: said before anything runs.
-            RunControllerStepRunner steps(inv.workload.config, d, inv.options.stepSeconds, inv.options.warmupSeconds);
-            if (d == CapacityDimension::Threads)
-                steps.setConnectionsPerThread(inv.workload.clientsPerThread);
-            for (const double setting : { inv.options.from, inv.options.to })
-                checkWordsOnAgents(inv.workload, inv.workload.wordsFor(steps.configFor(setting), onAgents),
-                                   fleet.agentCount);
-            if (inv.workload.preload)
-                checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), fleet.agentCount);
-        }
+        if (inv.files.fleet.given && !inv.files.showHelp)
+            onAgents = checkedSettingsOnAgents(inv);
     } catch (const UsageError& e) {
         return reportStepUsageError("capacity", e, args, io);
     }
@@ -363,14 +386,7 @@ int runCapacityCommand(std::span<const std::string> args, const StepCommandIo& i
             + " ops/s, avg " + fixed(snapshot.overallMeanNs / 1e6, 3) + " ms";
     });
 
-    out << "Capacity search over " << capacityDimensionName(d) << ": " << capacitySettingText(d, o.from) << " to "
-        << capacitySettingText(d, o.to) << ", objective " << o.objective.describe() << "\n"
-        << "Steps: " << plainNumber(o.stepSeconds) << " s measured after " << plainNumber(o.warmupSeconds)
-        << " s warm-up; up x" << plainNumber(o.growthFactor) << ", then bisection"
-        << (capacityDimensionIsInteger(d) ? std::string() : " to " + plainNumber(100 * o.resolution) + "%") << "\n"
-        << "Workload: " << workload.commandLine() << "\n"
-        << "          " << describeConfig(runner.configFor(o.from)) << " at the first step\n"
-        << std::flush;
+    out << searchHeader(o, workload, runner) << std::flush;
 
     int status = 0;
     // ---- preload (memtier --preload), reported apart ----

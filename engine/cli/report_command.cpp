@@ -144,20 +144,31 @@ bool reportNeedsRenderers(std::span<const std::string> args)
     return false;
 }
 
-int runReportCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err, const ReportRenderers& renderers)
-{
+namespace {
+
+// What `tacho-cli report` was asked for: the runs and the outputs ("" = not asked; "-" for
+// --html and --csv: standard output).
+struct ReportRequest {
     std::vector<std::string> files;
     std::string htmlPath, csvPath, hgrmDir, pdfPath, pngDir;
     HtmlReportOptions options;
-    const auto usageError = [&](const std::string& message) {
-        err << kPrefix << message << "\nTry 'tacho-cli report --help' for more information.\n";
-        return 2;
-    };
+    bool help = false;
+
+    bool anyOutput() const
+    {
+        return !htmlPath.empty() || !csvPath.empty() || !hgrmDir.empty() || !pdfPath.empty() || !pngDir.empty();
+    }
+};
+
+// Reads the arguments into `request`, up to --help. Returns the usage error, or "" when none.
+std::string readReportArgs(std::span<const std::string> args, const ReportRenderers& renderers, ReportRequest& request)
+{
+    HtmlReportOptions& options = request.options;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "-h" || a == "--help") {
-            out << reportUsage();
-            return 0;
+            request.help = true;
+            return {};
         }
         auto take = [&](const std::string& name, std::string& value) -> int {
             // 1 taken, 0 not this option, -1 missing value
@@ -175,52 +186,157 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
         };
         std::string value;
         int r = 0;
-        if ((r = take("--html", htmlPath)) != 0 || (r = take("--csv", csvPath)) != 0 || (r = take("--hgrm", hgrmDir)) != 0
-            || (r = take("--title", options.title)) != 0) {
+        if ((r = take("--html", request.htmlPath)) != 0 || (r = take("--csv", request.csvPath)) != 0
+            || (r = take("--hgrm", request.hgrmDir)) != 0 || (r = take("--title", options.title)) != 0) {
             if (r < 0)
-                return usageError(a + " needs a value");
+                return a + " needs a value";
             continue;
         }
         if ((r = take("--per", value)) != 0) {
             if (r < 0)
-                return usageError("--per needs a value");
+                return "--per needs a value";
             const auto n = normalisationFromName(value);
             if (!n)
-                return usageError("--per: expected request, key or connection, found \"" + value + "\"");
+                return "--per: expected request, key or connection, found \"" + value + "\"";
             options.normalisation = *n;
             continue;
         }
         if ((r = take("--baseline", value)) != 0) {
             if (r < 0)
-                return usageError("--baseline needs a value");
+                return "--baseline needs a value";
             char* end = nullptr;
             const unsigned long n = std::strtoul(value.c_str(), &end, 10);
             if (value.empty() || *end != '\0' || n == 0 || n > 1000000)
-                return usageError("--baseline: expected the number of an input (1 = the first), found \"" + value + "\"");
+                return "--baseline: expected the number of an input (1 = the first), found \"" + value + "\"";
             options.baseline = n - 1;
             continue;
         }
-        if ((r = take("--pdf", pdfPath)) != 0 || (r = take("--png", pngDir)) != 0) {
+        if ((r = take("--pdf", request.pdfPath)) != 0 || (r = take("--png", request.pngDir)) != 0) {
             if (r < 0)
-                return usageError(a + " needs a value");
+                return a + " needs a value";
             const bool pdf = a.rfind("--pdf", 0) == 0;
             if (pdf ? !renderers.pdf : !renderers.png)
-                return usageError(std::string(pdf ? "--pdf" : "--png") + " is not available: this tacho-cli was built without Qt");
+                return std::string(pdf ? "--pdf" : "--png") + " is not available: this tacho-cli was built without Qt";
             continue;
         }
         if (a.size() > 1 && a[0] == '-')
-            return usageError("unknown option " + a);
-        files.push_back(a);
+            return "unknown option " + a;
+        request.files.push_back(a);
     }
-    if (files.empty())
-        return usageError("no runs given");
-    if (options.baseline >= files.size())
-        return usageError("--baseline " + std::to_string(options.baseline + 1) + ": only " + std::to_string(files.size())
-                          + " runs given");
+    if (request.files.empty())
+        return "no runs given";
+    if (options.baseline >= request.files.size())
+        return "--baseline " + std::to_string(options.baseline + 1) + ": only " + std::to_string(request.files.size())
+            + " runs given";
+    return {};
+}
+
+// `text` to standard output ("-") or written to `path`; "LABEL: path" said unless `quiet`.
+bool writeDocument(const std::string& path, const std::string& text, const std::string& said, bool quiet,
+                   std::ostream& out, std::ostream& err)
+{
+    std::string error;
+    if (path == "-") {
+        out << text;
+    } else if (!writeFileAtomically(path, text, &error)) {
+        err << kPrefix << error << "\n";
+        return false;
+    } else if (!quiet) {
+        out << said;
+    }
+    return true;
+}
+
+// The PDF report and the PNG charts, through the Qt renderers.
+bool renderReport(const ReportRequest& request, const HtmlReport& report, const ReportRenderers& renderers, bool quiet,
+                  std::ostream& out, std::ostream& err)
+{
+    bool ok = true;
+    if (!request.pdfPath.empty()) {
+        std::string error;
+        if (!renderers.pdf(report, request.pdfPath, &error)) {
+            err << kPrefix << error << "\n";
+            ok = false;
+        } else if (!quiet) {
+            out << "PDF report: " << request.pdfPath << " (" << report.chartIds.size() << " charts)\n";
+        }
+    }
+    if (!request.pngDir.empty()) {
+        std::vector<std::string> written;
+        std::string error;
+        if (!renderers.png(report, request.pngDir, &written, &error)) {
+            err << kPrefix << error << "\n";
+            ok = false;
+        } else if (!quiet) {
+            out << "PNG charts: " << written.size() << " in " << request.pngDir << "\n";
+        }
+    }
+    return ok;
+}
+
+// Each run's HdrHistogram files in `dir` (prefixed with its label when there are several).
+bool writeHgrmFiles(const std::vector<const LoadedRun*>& runs, const std::string& dir, bool quiet, std::ostream& out,
+                    std::ostream& err)
+{
+    bool ok = true;
+    for (const LoadedRun* run : runs) {
+        std::vector<std::string> written, skipped;
+        std::string error;
+        const std::string prefix = runs.size() > 1 ? run->label + "_" : std::string();
+        if (!writeHdrFiles(*run, dir, prefix, &written, &skipped, &error)) {
+            err << kPrefix << error << "\n";
+            ok = false;
+            continue;
+        }
+        if (!quiet)
+            out << "HdrHistogram files for " << run->label << ": " << written.size() << " in " << dir << "\n";
+        for (const std::string& s : skipped)
+            err << kPrefix << run->label << ": no .hgrm for " << s << "\n";
+    }
+    return ok;
+}
+
+// Every output asked for, in turn; 1 when one failed.
+int writeReports(const ReportRequest& request, const std::vector<const LoadedRun*>& runs,
+                 const ReportRenderers& renderers, std::ostream& out, std::ostream& err)
+{
+    int status = 0;
+    // "-": standard output (then only the document goes there).
+    const bool quiet = request.htmlPath == "-" || request.csvPath == "-";
+    const HtmlReport report = !request.htmlPath.empty() || !request.pdfPath.empty() || !request.pngDir.empty()
+        ? htmlReport(runs, request.options)
+        : HtmlReport {};
+    if (!request.htmlPath.empty()
+        && !writeDocument(request.htmlPath, report.html,
+                          "HTML report: " + request.htmlPath + " (" + std::to_string(report.chartIds.size()) + " charts)\n",
+                          quiet, out, err))
+        status = 1;
+    if (!renderReport(request, report, renderers, quiet, out, err))
+        status = 1;
+    if (!request.csvPath.empty() && !writeDocument(request.csvPath, runsCsv(runs), "CSV: " + request.csvPath + "\n", quiet, out, err))
+        status = 1;
+    if (!request.hgrmDir.empty() && !writeHgrmFiles(runs, request.hgrmDir, quiet, out, err))
+        status = 1;
+    return status;
+}
+
+} // namespace
+
+int runReportCommand(std::span<const std::string> args, std::ostream& out, std::ostream& err, const ReportRenderers& renderers)
+{
+    ReportRequest request;
+    if (const std::string problem = readReportArgs(args, renderers, request); !problem.empty()) {
+        err << kPrefix << problem << "\nTry 'tacho-cli report --help' for more information.\n";
+        return 2;
+    }
+    if (request.help) {
+        out << reportUsage();
+        return 0;
+    }
 
     std::vector<std::unique_ptr<LoadedRun>> runs;
     std::vector<const LoadedRun*> pointers;
-    for (const std::string& file : files) {
+    for (const std::string& file : request.files) {
         auto run = std::make_unique<LoadedRun>();
         std::string error;
         if (!loadRun(file, *run, &error)) {
@@ -231,76 +347,14 @@ int runReportCommand(std::span<const std::string> args, std::ostream& out, std::
         runs.push_back(std::move(run));
     }
 
-    int status = 0;
-    const bool anyOutput = !htmlPath.empty() || !csvPath.empty() || !hgrmDir.empty() || !pdfPath.empty() || !pngDir.empty();
-    if (!anyOutput) {
+    if (!request.anyOutput()) {
         if (pointers.size() > 1)
-            out << formatComparison(compareRuns(pointers, options.baseline, options.normalisation));
+            out << formatComparison(compareRuns(pointers, request.options.baseline, request.options.normalisation));
         else
             out << runSummary(*pointers[0]);
         return 0;
     }
-    // "-": standard output (then only the document goes there).
-    const bool quiet = htmlPath == "-" || csvPath == "-";
-    const HtmlReport report = !htmlPath.empty() || !pdfPath.empty() || !pngDir.empty() ? htmlReport(pointers, options) : HtmlReport {};
-    if (!htmlPath.empty()) {
-        std::string error;
-        if (htmlPath == "-") {
-            out << report.html;
-        } else if (!writeFileAtomically(htmlPath, report.html, &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        } else if (!quiet) {
-            out << "HTML report: " << htmlPath << " (" << report.chartIds.size() << " charts)\n";
-        }
-    }
-    if (!pdfPath.empty()) {
-        std::string error;
-        if (!renderers.pdf(report, pdfPath, &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        } else if (!quiet) {
-            out << "PDF report: " << pdfPath << " (" << report.chartIds.size() << " charts)\n";
-        }
-    }
-    if (!pngDir.empty()) {
-        std::vector<std::string> written;
-        std::string error;
-        if (!renderers.png(report, pngDir, &written, &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        } else if (!quiet) {
-            out << "PNG charts: " << written.size() << " in " << pngDir << "\n";
-        }
-    }
-    if (!csvPath.empty()) {
-        std::string error;
-        if (csvPath == "-") {
-            out << runsCsv(pointers);
-        } else if (!writeFileAtomically(csvPath, runsCsv(pointers), &error)) {
-            err << kPrefix << error << "\n";
-            status = 1;
-        } else if (!quiet) {
-            out << "CSV: " << csvPath << "\n";
-        }
-    }
-    if (!hgrmDir.empty()) {
-        for (std::size_t r = 0; r < pointers.size(); ++r) {
-            std::vector<std::string> written, skipped;
-            std::string error;
-            const std::string prefix = pointers.size() > 1 ? pointers[r]->label + "_" : std::string();
-            if (!writeHdrFiles(*pointers[r], hgrmDir, prefix, &written, &skipped, &error)) {
-                err << kPrefix << error << "\n";
-                status = 1;
-                continue;
-            }
-            if (!quiet)
-                out << "HdrHistogram files for " << pointers[r]->label << ": " << written.size() << " in " << hgrmDir << "\n";
-            for (const std::string& s : skipped)
-                err << kPrefix << pointers[r]->label << ": no .hgrm for " << s << "\n";
-        }
-    }
-    return status;
+    return writeReports(request, pointers, renderers, out, err);
 }
 
 } // namespace tacho::engine

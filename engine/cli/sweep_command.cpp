@@ -280,6 +280,130 @@ std::string sweepJson(const SweepTable& table, const std::vector<std::optional<s
     return w.str();
 }
 
+// Every row's load within the limits, and on agents every row's words divisible among them,
+// before anything runs.
+void checkCombinations(const SweepInvocation& inv, const std::vector<Combination>& combos, const StepSettings& onAgents)
+{
+    for (const Combination& c : combos) {
+        if (c.config.threads > c.config.connections)
+            throw UsageError("--threads: more threads than connections in " + c.label);
+        checkRequestsInFlight(std::uint64_t(c.config.connections), std::uint64_t(c.config.pipeline),
+                              "--connections " + std::to_string(c.config.connections) + " x --pipeline "
+                                  + std::to_string(c.config.pipeline) + " (" + c.label + ")");
+        // On agents: every row's words divided once before anything runs.
+        if (inv.files.fleet.given) {
+            try {
+                checkWordsOnAgents(inv.workload, inv.workload.wordsFor(c.config, onAgents), inv.files.fleet.agentCount);
+            } catch (const UsageError& e) {
+                throw UsageError(c.label + " on agents: " + e.what());
+            }
+        }
+    }
+    if (inv.files.fleet.given && inv.workload.preload)
+        checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), inv.files.fleet.agentCount);
+}
+
+// What the sweep has gathered so far: the table, the run file's tests (a table row's test by
+// index, the preload's apart), and how it is going.
+struct SweepProgress {
+    SweepTable table;
+    RunResult file;
+    std::vector<std::optional<std::size_t>> testIndexes;   // per table row
+    std::optional<std::size_t> preloadIndex;
+    int status = 0;
+    bool stopped = false;
+};
+
+// memtier --preload: fill the key range once, before the rows; reported apart. False when the
+// rows must not run (the preload failed or was stopped).
+bool runPreload(StepSession& session, const SweepInvocation& inv, SweepProgress& progress)
+{
+    RunResult preload = session.runPreload(inv.workload);
+    for (TestResult& test : preload.tests) {
+        progress.preloadIndex = progress.file.tests.size();
+        session.err() << "preload: " << test.requests << " keys written in " << fixed(test.seconds, 2) << " s"
+                      << (test.errors ? ", " + std::to_string(test.errors) + " errors" : std::string()) << "\n";
+        progress.file.tests.push_back(std::move(test));
+    }
+    if (preload.status == RunStatus::Failed) {
+        session.error("error: preload failed: " + preload.failure);
+        progress.status = 1;
+        return false;
+    }
+    if (preload.status == RunStatus::Stopped) {
+        progress.stopped = true;
+        return false;
+    }
+    return true;
+}
+
+// One row of settings (`n` of `total`, from 0): its tests in the table and the run file, a line
+// each. False when the sweep stops here.
+bool runCombination(StepSession& session, const Combination& combo, std::size_t n, std::size_t total,
+                    SweepProgress& progress)
+{
+    SweepTable& table = progress.table;
+    RunResult result = session.run(combo.config);
+    if (result.tests.empty()) {
+        SweepRow row;
+        row.settings = combo.cells;
+        row.status = result.status;
+        row.failure = result.failure;
+        if (result.status != RunStatus::Stopped) {
+            table.rows.push_back(row);
+            progress.testIndexes.push_back(std::nullopt);
+        }
+    }
+    for (TestResult& test : result.tests) {
+        SweepRow row = sweepRowFromTest(combo.cells, test);
+        session.err() << "[" << n + 1 << "/" << total << "] " << combo.label << (table.showTest ? ", " + test.name : "")
+                      << ": " << fixed(row.qps, 2) << " ops/s, avg " << fixed(row.avgMs, 3) << " ms, p99 "
+                      << fixed(row.p99Ms, 3) << " ms, p99.9 " << fixed(row.p999Ms, 3) << " ms"
+                      << (test.crossCheck.available ? (test.crossCheck.agrees() ? ", server agrees" : ", server disagrees")
+                                                    : "")
+                      << "\n";
+        table.rows.push_back(std::move(row));
+        test.name = combo.label + ": " + test.name;
+        progress.testIndexes.push_back(progress.file.tests.size());
+        progress.file.tests.push_back(std::move(test));
+    }
+    if (result.status == RunStatus::Failed) {
+        session.error("error: " + combo.label + ": " + result.failure);
+        progress.status = 1;
+    } else if (result.status == RunStatus::Stopped) {
+        progress.stopped = true;
+        return false;
+    }
+    return true;
+}
+
+// The table (standard output), --csv and the run file (--json).
+int writeSweepOutputs(StepSession& session, const SweepInvocation& inv, SweepProgress& progress)
+{
+    int status = progress.status;
+    session.err() << std::flush;
+    session.out() << formatSweepTable(progress.table) << std::flush;
+    if (progress.stopped)
+        session.error("stopped; the rows above are the ones that ran");
+
+    if (!inv.files.csvPath.empty() && !session.writeFile(inv.files.csvPath, sweepTableCsv(progress.table)))
+        status = 1;
+    if (!inv.files.jsonPath.empty()) {
+        RunResult& file = progress.file;
+        file.environment = session.runner().environment();
+        file.status = status != 0 ? RunStatus::Failed : progress.stopped ? RunStatus::Stopped : RunStatus::Completed;
+        if (status != 0)
+            file.failure = "a row failed";
+        for (const TestResult& test : file.tests)
+            file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
+        if (!session.writeRunFile(inv.files.jsonPath, file, "sweep",
+                                  sweepJson(progress.table, progress.testIndexes, inv.workload, progress.preloadIndex,
+                                            inv.files.fleet)))
+            status = 1;
+    }
+    return status;
+}
+
 } // namespace
 
 std::string sweepUsage()
@@ -331,24 +455,7 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
         onAgents = rowSettings(inv);
         if (!inv.files.showHelp) {
             combos = combinations(inv);
-            for (const Combination& c : combos) {
-                if (c.config.threads > c.config.connections)
-                    throw UsageError("--threads: more threads than connections in " + c.label);
-                checkRequestsInFlight(std::uint64_t(c.config.connections), std::uint64_t(c.config.pipeline),
-                                      "--connections " + std::to_string(c.config.connections) + " x --pipeline "
-                                          + std::to_string(c.config.pipeline) + " (" + c.label + ")");
-                // On agents: every row's words divided once before anything runs.
-                if (inv.files.fleet.given) {
-                    try {
-                        checkWordsOnAgents(inv.workload, inv.workload.wordsFor(c.config, onAgents),
-                                           inv.files.fleet.agentCount);
-                    } catch (const UsageError& e) {
-                        throw UsageError(c.label + " on agents: " + e.what());
-                    }
-                }
-            }
-            if (inv.files.fleet.given && inv.workload.preload)
-                checkWordsOnAgents(inv.workload, inv.workload.preloadWords(), inv.files.fleet.agentCount);
+            checkCombinations(inv, combos, onAgents);
         }
     } catch (const UsageError& e) {
         return reportStepUsageError("sweep", e, args, io);
@@ -360,8 +467,6 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
 
     StepSession session("sweep", io, inv.workload.config, CapacityDimension::Connections, 0, 0);
     RunControllerStepRunner& runner = session.runner();
-    std::ostream& out = session.out();
-    std::ostream& err = session.err();
     std::string currentLabel;
     session.showProgress([&](const IntervalSnapshot& snapshot) {
         return "[" + currentLabel + ": " + snapshot.testName + (snapshot.warmup ? ", warming up" : "") + " "
@@ -369,99 +474,31 @@ int runSweepCommand(std::span<const std::string> args, const StepCommandIo& io)
             + fixed(snapshot.overallMeanNs / 1e6, 3) + " ms";
     });
 
-    SweepTable table;
+    SweepProgress progress;
     for (const SweepList& list : inv.lists)
-        table.settingColumns.push_back(list.column);
+        progress.table.settingColumns.push_back(list.column);
     if (inv.tlsBoth)
-        table.settingColumns.push_back("TLS");
-    table.showTest = inv.workload.config.tests.size() > 1;
+        progress.table.settingColumns.push_back("TLS");
+    progress.table.showTest = inv.workload.config.tests.size() > 1;
+    progress.file.config = withoutSecrets(inv.workload.config);
 
-    RunResult file;
-    file.config = withoutSecrets(inv.workload.config);
-    std::vector<std::optional<std::size_t>> testIndexes;   // per table row
-    int status = 0;
-    bool stopped = false;
-
-    std::optional<std::size_t> preloadIndex;
-    // memtier --preload: fill the key range once, before the rows; reported apart.
     if (inv.files.fleet.given)
         session.runOnAgents(inv.workload, inv.files.fleet, onAgents);
     if (inv.workload.preload) {
         currentLabel = "preload";
-        RunResult preload = session.runPreload(inv.workload);
-        for (TestResult& test : preload.tests) {
-            preloadIndex = file.tests.size();
-            err << "preload: " << test.requests << " keys written in " << fixed(test.seconds, 2) << " s"
-                << (test.errors ? ", " + std::to_string(test.errors) + " errors" : std::string()) << "\n";
-            file.tests.push_back(std::move(test));
-        }
-        if (preload.status == RunStatus::Failed) {
-            session.error("error: preload failed: " + preload.failure);
-            status = 1;
+        if (!runPreload(session, inv, progress))
             combos.clear();
-        } else if (preload.status == RunStatus::Stopped) {
-            stopped = true;
-            combos.clear();
-        }
     }
     for (std::size_t n = 0; n < combos.size(); ++n) {
-        const Combination& combo = combos[n];
         if (runner.stopRequested()) {
-            stopped = true;
+            progress.stopped = true;
             break;
         }
-        currentLabel = combo.label;
-        RunResult result = session.run(combo.config);
-        if (result.tests.empty()) {
-            SweepRow row;
-            row.settings = combo.cells;
-            row.status = result.status;
-            row.failure = result.failure;
-            if (result.status != RunStatus::Stopped) {
-                table.rows.push_back(row);
-                testIndexes.push_back(std::nullopt);
-            }
-        }
-        for (TestResult& test : result.tests) {
-            SweepRow row = sweepRowFromTest(combo.cells, test);
-            err << "[" << n + 1 << "/" << combos.size() << "] " << combo.label << (table.showTest ? ", " + test.name : "")
-                << ": " << fixed(row.qps, 2) << " ops/s, avg " << fixed(row.avgMs, 3) << " ms, p99 "
-                << fixed(row.p99Ms, 3) << " ms, p99.9 " << fixed(row.p999Ms, 3) << " ms"
-                << (test.crossCheck.available ? (test.crossCheck.agrees() ? ", server agrees" : ", server disagrees")
-                                              : "")
-                << "\n";
-            table.rows.push_back(std::move(row));
-            test.name = combo.label + ": " + test.name;
-            testIndexes.push_back(file.tests.size());
-            file.tests.push_back(std::move(test));
-        }
-        if (result.status == RunStatus::Failed) {
-            session.error("error: " + combo.label + ": " + result.failure);
-            status = 1;
-        } else if (result.status == RunStatus::Stopped) {
-            stopped = true;
+        currentLabel = combos[n].label;
+        if (!runCombination(session, combos[n], n, combos.size(), progress))
             break;
-        }
     }
-    err << std::flush;
-    out << formatSweepTable(table) << std::flush;
-    if (stopped)
-        session.error("stopped; the rows above are the ones that ran");
-
-    if (!inv.files.csvPath.empty() && !session.writeFile(inv.files.csvPath, sweepTableCsv(table)))
-        status = 1;
-    if (!inv.files.jsonPath.empty()) {
-        file.environment = runner.environment();
-        file.status = status != 0 ? RunStatus::Failed : stopped ? RunStatus::Stopped : RunStatus::Completed;
-        if (status != 0)
-            file.failure = "a row failed";
-        for (const TestResult& test : file.tests)
-            file.totalSeconds += test.connectSeconds + test.warmupSeconds + test.seconds;
-        if (!session.writeRunFile(inv.files.jsonPath, file, "sweep",
-                                  sweepJson(table, testIndexes, inv.workload, preloadIndex, inv.files.fleet)))
-            status = 1;
-    }
-    return status;
+    return writeSweepOutputs(session, inv, progress);
 }
 
 } // namespace tacho::engine

@@ -158,6 +158,130 @@ struct KeyFree {
     void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
 };
 
+// Which of the usual mistakes a key file that OpenSSL cannot read as a private key makes;
+// OpenSSL's decoder reasons ("unsupported") do not say.
+std::string keyFileProblem(const std::string& path)
+{
+    std::string head(4096, '\0');
+    if (std::FILE* file = std::fopen(path.c_str(), "rb")) {
+        head.resize(std::fread(head.data(), 1, head.size(), file));
+        std::fclose(file);
+    }
+    std::string why = "is not a PEM private key";
+    if (head.find("-----BEGIN") == std::string::npos)
+        why += " (no '-----BEGIN ... PRIVATE KEY-----' line)";
+    else if (head.find("ENCRYPTED") != std::string::npos)
+        why = "is encrypted, and a benchmark cannot ask for its passphrase (decrypt it first: "
+              "openssl pkey -in KEY -out PLAIN_KEY)";
+    return why;
+}
+
+// Trust: the CA file and/or directory given, else the system's store.
+bool loadTrust(SSL_CTX* ctx, const TlsSettings& settings, std::string* error)
+{
+    if (!settings.caCert.empty()) {
+        if (const std::string why = unreadable(settings.caCert); !why.empty()) {
+            fail(error, "CA certificate file '" + settings.caCert + "' cannot be read: " + why);
+            return false;
+        }
+        if (SSL_CTX_load_verify_file(ctx, settings.caCert.c_str()) != 1) {
+            fail(error, withReason("CA certificate file '" + settings.caCert + "' holds no usable PEM certificate"));
+            return false;
+        }
+    }
+    if (!settings.caCertDir.empty()) {
+        struct stat info {};
+        if (::stat(settings.caCertDir.c_str(), &info) != 0) {
+            fail(error, "CA certificate directory '" + settings.caCertDir + "' cannot be read: " + errnoText(errno));
+            return false;
+        }
+        if (!S_ISDIR(info.st_mode)) {
+            fail(error, "CA certificate directory '" + settings.caCertDir + "' is not a directory");
+            return false;
+        }
+        if (SSL_CTX_load_verify_dir(ctx, settings.caCertDir.c_str()) != 1) {
+            fail(error, withReason("CA certificate directory '" + settings.caCertDir + "' cannot be used"));
+            return false;
+        }
+    }
+    if (settings.caCert.empty() && settings.caCertDir.empty() && SSL_CTX_set_default_verify_paths(ctx) != 1) {
+        fail(error, withReason("cannot load the system's trusted CA certificates"));
+        return false;
+    }
+    return true;
+}
+
+// Client certificate and key (mutual TLS). The key is read on its own
+// first so that "not a key" and "not this certificate's key" differ.
+bool loadClientIdentity(SSL_CTX* ctx, const TlsSettings& settings, std::string* error)
+{
+    if (settings.cert.empty() != settings.key.empty()) {
+        fail(error, settings.cert.empty()
+                        ? "a client key (--key '" + settings.key + "') needs its certificate (--cert)"
+                        : "a client certificate (--cert '" + settings.cert + "') needs its key (--key)");
+        return false;
+    }
+    if (!settings.cert.empty()) {
+        if (const std::string why = unreadable(settings.cert); !why.empty()) {
+            fail(error, "client certificate file '" + settings.cert + "' cannot be read: " + why);
+            return false;
+        }
+        if (const std::string why = unreadable(settings.key); !why.empty()) {
+            fail(error, "client key file '" + settings.key + "' cannot be read: " + why);
+            return false;
+        }
+        if (SSL_CTX_use_certificate_chain_file(ctx, settings.cert.c_str()) != 1) {
+            fail(error, withReason("client certificate file '" + settings.cert + "' is not a PEM certificate"));
+            return false;
+        }
+        std::unique_ptr<EVP_PKEY, KeyFree> key;
+        {
+            std::unique_ptr<BIO, BioCloser> bio(BIO_new_file(settings.key.c_str(), "r"));
+            if (bio)
+                key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, &noPassphrase, nullptr));
+        }
+        if (!key) {
+            fail(error, withReason("client key file '" + settings.key + "' " + keyFileProblem(settings.key)));
+            return false;
+        }
+        if (X509_check_private_key(SSL_CTX_get0_certificate(ctx), key.get()) != 1) {
+            fail(error, withReason("client key file '" + settings.key + "' does not match the certificate in '"
+                                   + settings.cert + "'"));
+            return false;
+        }
+        if (SSL_CTX_use_PrivateKey(ctx, key.get()) != 1) {
+            fail(error, withReason("client key file '" + settings.key + "' cannot be used"));
+            return false;
+        }
+    }
+    return true;
+}
+
+// The TLS 1.2 cipher list, the TLS 1.3 ciphersuites and the protocol versions, when given.
+bool applyProtocolChoices(SSL_CTX* ctx, const TlsSettings& settings, std::string* error)
+{
+    if (!settings.ciphers.empty() && SSL_CTX_set_cipher_list(ctx, settings.ciphers.c_str()) != 1) {
+        fail(error, withReason("TLS 1.2 cipher list '" + settings.ciphers + "' was rejected by OpenSSL"));
+        return false;
+    }
+    if (!settings.cipherSuites.empty() && SSL_CTX_set_ciphersuites(ctx, settings.cipherSuites.c_str()) != 1) {
+        fail(error, withReason("TLS 1.3 ciphersuites '" + settings.cipherSuites + "' were rejected by OpenSSL"));
+        return false;
+    }
+    if (!settings.protocols.empty()) {
+        int minVersion = 0;
+        int maxVersion = 0;
+        if (!parseProtocols(settings.protocols, minVersion, maxVersion, error))
+            return false;
+        if (SSL_CTX_set_min_proto_version(ctx, minVersion) != 1
+            || SSL_CTX_set_max_proto_version(ctx, maxVersion) != 1) {
+            fail(error, withReason("TLS protocols '" + settings.protocols + "' were rejected by OpenSSL"));
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std::string* error,
@@ -176,112 +300,12 @@ std::shared_ptr<TlsContext> TlsContext::create(const TlsSettings& settings, std:
     context->m_ctx = ctx;   // freed by the destructor from here on
     SSL_CTX_set_default_passwd_cb(ctx, &noPassphrase);
 
-    // Trust: the CA file and/or directory given, else the system's store.
-    if (!settings.caCert.empty()) {
-        if (const std::string why = unreadable(settings.caCert); !why.empty()) {
-            fail(error, "CA certificate file '" + settings.caCert + "' cannot be read: " + why);
-            return nullptr;
-        }
-        if (SSL_CTX_load_verify_file(ctx, settings.caCert.c_str()) != 1) {
-            fail(error, withReason("CA certificate file '" + settings.caCert + "' holds no usable PEM certificate"));
-            return nullptr;
-        }
-    }
-    if (!settings.caCertDir.empty()) {
-        struct stat info {};
-        if (::stat(settings.caCertDir.c_str(), &info) != 0) {
-            fail(error, "CA certificate directory '" + settings.caCertDir + "' cannot be read: " + errnoText(errno));
-            return nullptr;
-        }
-        if (!S_ISDIR(info.st_mode)) {
-            fail(error, "CA certificate directory '" + settings.caCertDir + "' is not a directory");
-            return nullptr;
-        }
-        if (SSL_CTX_load_verify_dir(ctx, settings.caCertDir.c_str()) != 1) {
-            fail(error, withReason("CA certificate directory '" + settings.caCertDir + "' cannot be used"));
-            return nullptr;
-        }
-    }
-    if (settings.caCert.empty() && settings.caCertDir.empty() && SSL_CTX_set_default_verify_paths(ctx) != 1) {
-        fail(error, withReason("cannot load the system's trusted CA certificates"));
+    if (!loadTrust(ctx, settings, error))
         return nullptr;
-    }
     SSL_CTX_set_verify(ctx, settings.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nullptr);
 
-    // Client certificate and key (mutual TLS). The key is read on its own
-    // first so that "not a key" and "not this certificate's key" differ.
-    if (settings.cert.empty() != settings.key.empty()) {
-        fail(error, settings.cert.empty()
-                        ? "a client key (--key '" + settings.key + "') needs its certificate (--cert)"
-                        : "a client certificate (--cert '" + settings.cert + "') needs its key (--key)");
+    if (!loadClientIdentity(ctx, settings, error) || !applyProtocolChoices(ctx, settings, error))
         return nullptr;
-    }
-    if (!settings.cert.empty()) {
-        if (const std::string why = unreadable(settings.cert); !why.empty()) {
-            fail(error, "client certificate file '" + settings.cert + "' cannot be read: " + why);
-            return nullptr;
-        }
-        if (const std::string why = unreadable(settings.key); !why.empty()) {
-            fail(error, "client key file '" + settings.key + "' cannot be read: " + why);
-            return nullptr;
-        }
-        if (SSL_CTX_use_certificate_chain_file(ctx, settings.cert.c_str()) != 1) {
-            fail(error, withReason("client certificate file '" + settings.cert + "' is not a PEM certificate"));
-            return nullptr;
-        }
-        std::unique_ptr<EVP_PKEY, KeyFree> key;
-        {
-            std::unique_ptr<BIO, BioCloser> bio(BIO_new_file(settings.key.c_str(), "r"));
-            if (bio)
-                key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, &noPassphrase, nullptr));
-        }
-        if (!key) {
-            // Say which of the usual mistakes it is; OpenSSL's decoder
-            // reasons ("unsupported") do not.
-            std::string head(4096, '\0');
-            if (std::FILE* file = std::fopen(settings.key.c_str(), "rb")) {
-                head.resize(std::fread(head.data(), 1, head.size(), file));
-                std::fclose(file);
-            }
-            std::string why = "is not a PEM private key";
-            if (head.find("-----BEGIN") == std::string::npos)
-                why += " (no '-----BEGIN ... PRIVATE KEY-----' line)";
-            else if (head.find("ENCRYPTED") != std::string::npos)
-                why = "is encrypted, and a benchmark cannot ask for its passphrase (decrypt it first: "
-                      "openssl pkey -in KEY -out PLAIN_KEY)";
-            fail(error, withReason("client key file '" + settings.key + "' " + why));
-            return nullptr;
-        }
-        if (X509_check_private_key(SSL_CTX_get0_certificate(ctx), key.get()) != 1) {
-            fail(error, withReason("client key file '" + settings.key + "' does not match the certificate in '"
-                                   + settings.cert + "'"));
-            return nullptr;
-        }
-        if (SSL_CTX_use_PrivateKey(ctx, key.get()) != 1) {
-            fail(error, withReason("client key file '" + settings.key + "' cannot be used"));
-            return nullptr;
-        }
-    }
-
-    if (!settings.ciphers.empty() && SSL_CTX_set_cipher_list(ctx, settings.ciphers.c_str()) != 1) {
-        fail(error, withReason("TLS 1.2 cipher list '" + settings.ciphers + "' was rejected by OpenSSL"));
-        return nullptr;
-    }
-    if (!settings.cipherSuites.empty() && SSL_CTX_set_ciphersuites(ctx, settings.cipherSuites.c_str()) != 1) {
-        fail(error, withReason("TLS 1.3 ciphersuites '" + settings.cipherSuites + "' were rejected by OpenSSL"));
-        return nullptr;
-    }
-    if (!settings.protocols.empty()) {
-        int minVersion = 0;
-        int maxVersion = 0;
-        if (!parseProtocols(settings.protocols, minVersion, maxVersion, error))
-            return nullptr;
-        if (SSL_CTX_set_min_proto_version(ctx, minVersion) != 1
-            || SSL_CTX_set_max_proto_version(ctx, maxVersion) != 1) {
-            fail(error, withReason("TLS protocols '" + settings.protocols + "' were rejected by OpenSSL"));
-            return nullptr;
-        }
-    }
 
     // Partial writes: SSL_write returns once a record is out, like send(), so
     // a large buffer does not have to go out in one call. Moving buffer: the

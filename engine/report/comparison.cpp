@@ -333,35 +333,28 @@ std::vector<FairnessWarning> fairnessWarnings(const std::vector<const LoadedRun*
     return warnings;
 }
 
-Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t baseline, Normalisation normalisation)
-{
-    Comparison cmp;
-    cmp.normalisation = normalisation;
-    cmp.baseline = runs.empty() ? 0 : std::min(baseline, runs.size() - 1);
-    cmp.labels = uniqueLabels(runs);
-    for (const LoadedRun* r : runs) {
-        cmp.descriptions.push_back(runDescription(*r));
-        cmp.runFailures.push_back(r->run.status != RunStatus::Failed ? std::string()
-                                      : "the run failed" + (r->run.failure.empty() ? "" : ": " + r->run.failure));
-    }
-    if (runs.empty())
-        return cmp;
-    const std::size_t n = runs.size();
-    const std::size_t b = cmp.baseline;
-    cmp.setups = setupsOf(runs);
+namespace {
 
-    // ---- match tests into rows ----
-    struct TestRow {
-        std::string name;
-        std::vector<int> index;
-    };
+// A row of tests matched across the runs: per run the index of its test, −1 when absent.
+struct TestRow {
+    std::string name;
+    std::vector<int> index;
+};
+
+// The tests matched into rows: the baseline's tests first, in its order; another run's test
+// joins the row of the same name (exactly, else ignoring case) or starts one of its own. A run
+// with no test name in common with the baseline but as many tests is matched by position, and
+// each such pair is named in `positionPairs`.
+std::vector<TestRow> matchTests(const std::vector<const LoadedRun*>& runs, std::size_t b,
+                                std::vector<std::string>& positionPairs)
+{
+    const std::size_t n = runs.size();
     std::vector<TestRow> testRows;
     for (std::size_t i = 0; i < runs[b]->run.tests.size(); ++i) {
         TestRow row { runs[b]->run.tests[i].name, std::vector<int>(n, -1) };
         row.index[b] = int(i);
         testRows.push_back(std::move(row));
     }
-    std::vector<std::string> positionPairs;
     for (std::size_t r = 0; r < n; ++r) {
         if (r == b)
             continue;
@@ -398,107 +391,149 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             target->index[r] = int(i);
         }
     }
+    return testRows;
+}
 
-    // ---- rows with cells ----
-    auto fill = [&](ComparisonRow& row) {
-        row.cells.assign(n, {});
-        row.keysPerRequest.assign(n, 0);
-        row.testNames.assign(n, std::string());
-        row.failures.assign(n, std::string());
-        row.bottlenecks.assign(n, std::string());
-        std::vector<MetricValues> values(n);
+// What limited run `r`'s test in `row` (issue 19), when recorded: whole-test rows only.
+std::string bottleneckOf(const ComparisonRow& row, const TestTelemetry& telemetry)
+{
+    if (!row.command.empty() || !telemetry.recorded())
+        return {};
+    const BottleneckVerdict& v = telemetry.verdict;
+    return bottleneckName(v.kind) + (v.rate.empty() ? std::string() : ", rate " + v.rate) + " (" + v.reason + ")"
+        + (v.advice.empty() ? std::string() : ": " + v.advice);
+}
+
+// Throughput per key or per connection instead of per request; n/a when the divisor is unknown.
+void normalise(MetricValues& v, Normalisation normalisation, double keysPerRequest, double connections)
+{
+    auto& ops = v[std::size_t(Metric::Ops)];
+    auto& kb = v[std::size_t(Metric::KBps)];
+    if (normalisation == Normalisation::PerKey) {
+        if (ops)
+            ops = keysPerRequest > 0 ? std::optional<double>(*ops * keysPerRequest) : std::nullopt;
+    } else if (normalisation == Normalisation::PerConnection) {
+        if (ops)
+            ops = connections > 0 ? std::optional<double>(*ops / connections) : std::nullopt;
+        if (kb)
+            kb = connections > 0 ? std::optional<double>(*kb / connections) : std::nullopt;
+    }
+}
+
+// The row's per-run facts (test names, failures, bottlenecks, keys per request) and its
+// figures, normalised; no figures for a run the row is absent from.
+std::vector<MetricValues> rowFigures(ComparisonRow& row, const std::vector<const LoadedRun*>& runs,
+                                     Normalisation normalisation)
+{
+    const std::size_t n = runs.size();
+    row.keysPerRequest.assign(n, 0);
+    row.testNames.assign(n, std::string());
+    row.failures.assign(n, std::string());
+    row.bottlenecks.assign(n, std::string());
+    std::vector<MetricValues> values(n);
+    for (std::size_t r = 0; r < n; ++r) {
+        if (row.testIndex[r] < 0)
+            continue;
+        const LoadedRun& run = *runs[r];
+        const std::size_t t = std::size_t(row.testIndex[r]);
+        row.testNames[r] = run.run.tests[t].name;
+        row.failures[r] = testFailure(run, t);
+        row.bottlenecks[r] = bottleneckOf(row, run.run.tests[t].telemetry);
+        if (!row.presentIn(r))
+            continue;
+        const int c = row.command.empty() ? -1 : row.commandIndex[r];
+        MetricValues v = runFigures(run, t, c);
+        row.keysPerRequest[r] = keysPerRequestOf(run, t, c);
+        normalise(v, normalisation, row.keysPerRequest[r], connectionsOf(run));
+        values[r] = v;
+    }
+    return values;
+}
+
+// Each cell's value, its setup's spread, its change against the baseline and its verdict
+// (outside the noise when either side was repeated).
+void judgeCells(ComparisonRow& row, const std::vector<MetricValues>& values, const Comparison& cmp)
+{
+    const std::size_t n = values.size();
+    const std::size_t b = cmp.baseline;
+    row.cells.assign(n, {});
+    for (std::size_t m = 0; m < kMetricCount; ++m) {
+        const Metric metric = kAllMetrics[m];
+        const std::optional<double> base = values[b][m];
+        std::vector<Range> spread(n);   // per setup
+        for (std::size_t r = 0; r < n; ++r)
+            if (values[r][m])
+                spread[cmp.setups[r]].add(*values[r][m]);
         for (std::size_t r = 0; r < n; ++r) {
-            if (row.testIndex[r] < 0)
+            ComparisonCell& cell = row.cells[r][m];
+            cell.value = values[r][m];
+            const Range& own = spread[cmp.setups[r]];
+            if (cell.value && own.runs > 1) {
+                cell.spreadLow = own.low;
+                cell.spreadHigh = own.high;
+            }
+            if (r == b) {
+                cell.verdict = cell.value ? Verdict::Baseline : Verdict::Unknown;
                 continue;
-            const LoadedRun& run = *runs[r];
-            const std::size_t t = std::size_t(row.testIndex[r]);
-            row.testNames[r] = run.run.tests[t].name;
-            row.failures[r] = testFailure(run, t);
-            if (const TestTelemetry& telemetry = run.run.tests[t].telemetry; row.command.empty() && telemetry.recorded()) {
-                const BottleneckVerdict& v = telemetry.verdict;
-                row.bottlenecks[r] = bottleneckName(v.kind) + (v.rate.empty() ? std::string() : ", rate " + v.rate) + " ("
-                    + v.reason + ")" + (v.advice.empty() ? std::string() : ": " + v.advice);
             }
-            if (!row.presentIn(r))
+            if (!cell.value || !base)
                 continue;
-            const int c = row.command.empty() ? -1 : row.commandIndex[r];
-            MetricValues v = runFigures(run, t, c);
-            row.keysPerRequest[r] = keysPerRequestOf(run, t, c);
-            const double connections = connectionsOf(run);
-            auto& ops = v[std::size_t(Metric::Ops)];
-            auto& kb = v[std::size_t(Metric::KBps)];
-            if (normalisation == Normalisation::PerKey) {
-                if (ops)
-                    ops = row.keysPerRequest[r] > 0 ? std::optional<double>(*ops * row.keysPerRequest[r]) : std::nullopt;
-            } else if (normalisation == Normalisation::PerConnection) {
-                if (ops)
-                    ops = connections > 0 ? std::optional<double>(*ops / connections) : std::nullopt;
-                if (kb)
-                    kb = connections > 0 ? std::optional<double>(*kb / connections) : std::nullopt;
-            }
-            values[r] = v;
+            cell.change = *cell.value - *base;
+            if (*base != 0)
+                cell.percent = *cell.change / std::fabs(*base) * 100.0;
+            const Range& baseSetup = spread[cmp.setups[b]];
+            cell.verdict = own.runs > 1 || baseSetup.runs > 1
+                ? verdictWithSpread(metric, baseSetup, own, cmp.setups[r] == cmp.setups[b])
+                : verdictFor(metric, *base, *cell.value);
         }
-        for (std::size_t m = 0; m < kMetricCount; ++m) {
-            const Metric metric = kAllMetrics[m];
-            const std::optional<double> base = values[b][m];
-            std::vector<Range> spread(n);   // per setup
-            for (std::size_t r = 0; r < n; ++r)
-                if (values[r][m])
-                    spread[cmp.setups[r]].add(*values[r][m]);
-            for (std::size_t r = 0; r < n; ++r) {
-                ComparisonCell& cell = row.cells[r][m];
-                cell.value = values[r][m];
-                const Range& own = spread[cmp.setups[r]];
-                if (cell.value && own.runs > 1) {
-                    cell.spreadLow = own.low;
-                    cell.spreadHigh = own.high;
-                }
-                if (r == b) {
-                    cell.verdict = cell.value ? Verdict::Baseline : Verdict::Unknown;
-                    continue;
-                }
-                if (!cell.value || !base)
-                    continue;
-                cell.change = *cell.value - *base;
-                if (*base != 0)
-                    cell.percent = *cell.change / std::fabs(*base) * 100.0;
-                const Range& baseSetup = spread[cmp.setups[b]];
-                cell.verdict = own.runs > 1 || baseSetup.runs > 1
-                    ? verdictWithSpread(metric, baseSetup, own, cmp.setups[r] == cmp.setups[b])
-                    : verdictFor(metric, *base, *cell.value);
-            }
-        }
-    };
+    }
+}
 
+void fillRow(ComparisonRow& row, const std::vector<const LoadedRun*>& runs, const Comparison& cmp)
+{
+    judgeCells(row, rowFigures(row, runs, cmp.normalisation), cmp);
+}
+
+// The commands of a mixed test (one with more than one command in some run), the baseline's
+// order first, each once (ignoring case); empty for a test of one command.
+std::vector<std::string> commandsOfMixedTest(const TestRow& tr, const std::vector<const LoadedRun*>& runs,
+                                             std::size_t b)
+{
+    const std::size_t n = runs.size();
+    bool mixed = false;
+    for (std::size_t r = 0; r < n; ++r)
+        if (tr.index[r] >= 0 && runs[r]->run.tests[std::size_t(tr.index[r])].commands.size() > 1)
+            mixed = true;
+    std::vector<std::string> commands;
+    if (!mixed)
+        return commands;
+    for (std::size_t r0 = 0; r0 < n; ++r0) {
+        const std::size_t r = r0 == 0 ? b : (r0 <= b ? r0 - 1 : r0);   // baseline's order first
+        if (tr.index[r] < 0)
+            continue;
+        for (const CommandResult& c : runs[r]->run.tests[std::size_t(tr.index[r])].commands) {
+            bool seen = false;
+            for (const std::string& known : commands)
+                seen = seen || equalsIgnoreCase(known, c.name);
+            if (!seen)
+                commands.push_back(c.name);
+        }
+    }
+    return commands;
+}
+
+// A row per test, and for a mixed test a row per command after it.
+void addRows(Comparison& cmp, const std::vector<TestRow>& testRows, const std::vector<const LoadedRun*>& runs)
+{
+    const std::size_t n = runs.size();
     for (const TestRow& tr : testRows) {
         ComparisonRow row;
         row.test = tr.name;
         row.testIndex = tr.index;
         row.commandIndex.assign(n, -1);
-        fill(row);
+        fillRow(row, runs, cmp);
         cmp.rows.push_back(std::move(row));
-
-        // A mixed test: a row per command too.
-        bool mixed = false;
-        for (std::size_t r = 0; r < n; ++r)
-            if (tr.index[r] >= 0 && runs[r]->run.tests[std::size_t(tr.index[r])].commands.size() > 1)
-                mixed = true;
-        if (!mixed)
-            continue;
-        std::vector<std::string> commands;
-        for (std::size_t r0 = 0; r0 < n; ++r0) {
-            const std::size_t r = r0 == 0 ? b : (r0 <= b ? r0 - 1 : r0);   // baseline's order first
-            if (tr.index[r] < 0)
-                continue;
-            for (const CommandResult& c : runs[r]->run.tests[std::size_t(tr.index[r])].commands) {
-                bool seen = false;
-                for (const std::string& known : commands)
-                    seen = seen || equalsIgnoreCase(known, c.name);
-                if (!seen)
-                    commands.push_back(c.name);
-            }
-        }
-        for (const std::string& command : commands) {
+        for (const std::string& command : commandsOfMixedTest(tr, runs, cmp.baseline)) {
             ComparisonRow crow;
             crow.test = tr.name;
             crow.command = command;
@@ -507,15 +542,20 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             for (std::size_t r = 0; r < n; ++r)
                 if (tr.index[r] >= 0)
                     crow.commandIndex[r] = findCommand(runs[r]->run.tests[std::size_t(tr.index[r])], command);
-            fill(crow);
+            fillRow(crow, runs, cmp);
             cmp.rows.push_back(std::move(crow));
         }
     }
+}
 
+// The fairness warnings, a side limited by its load machine, and tests matched by position.
+void addWarnings(Comparison& cmp, const std::vector<const LoadedRun*>& runs,
+                 const std::vector<std::string>& positionPairs)
+{
     cmp.warnings = fairnessWarnings(runs, cmp.labels);
     // A side that was not limited by the server measured something else.
     for (const ComparisonRow& row : cmp.rows)
-        for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t r = 0; r < runs.size(); ++r)
             if (row.command.empty() && row.testIndex[r] >= 0
                 && runs[r]->run.tests[std::size_t(row.testIndex[r])].telemetry.verdict.kind == Bottleneck::ClientBound)
                 cmp.warnings.push_back({ "bottleneck", "[" + std::to_string(r + 1) + "] " + cmp.labels[r] + " was client-bound in "
@@ -526,6 +566,12 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
             pairs += (pairs.empty() ? "" : "; ") + p;
         cmp.warnings.push_back({ "workload", "tests matched by position (no names in common): " + pairs });
     }
+}
+
+// What each source does not record, the noise notes, and keys per request unknown per key.
+void addNotes(Comparison& cmp, const std::vector<const LoadedRun*>& runs)
+{
+    const std::size_t n = runs.size();
     for (std::size_t r = 0; r < n; ++r) {
         if (runs[r]->lacks.empty())
             continue;
@@ -537,13 +583,36 @@ Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t ba
     }
     for (std::string& note : noiseNotes(cmp, runs))
         cmp.notes.push_back(std::move(note));
-    if (normalisation == Normalisation::PerKey)
+    if (cmp.normalisation == Normalisation::PerKey)
         for (const ComparisonRow& row : cmp.rows)
             for (std::size_t r = 0; r < n; ++r)
                 if (row.presentIn(r) && row.keysPerRequest[r] <= 0)
                     cmp.notes.push_back("[" + std::to_string(r + 1) + "] " + cmp.labels[r] + ": keys per request of "
                                         + (row.command.empty() ? row.test : row.test + " / " + row.command)
                                         + " unknown, so keys/s is n/a");
+}
+
+} // namespace
+
+Comparison compareRuns(const std::vector<const LoadedRun*>& runs, std::size_t baseline, Normalisation normalisation)
+{
+    Comparison cmp;
+    cmp.normalisation = normalisation;
+    cmp.baseline = runs.empty() ? 0 : std::min(baseline, runs.size() - 1);
+    cmp.labels = uniqueLabels(runs);
+    for (const LoadedRun* r : runs) {
+        cmp.descriptions.push_back(runDescription(*r));
+        cmp.runFailures.push_back(r->run.status != RunStatus::Failed ? std::string()
+                                      : "the run failed" + (r->run.failure.empty() ? "" : ": " + r->run.failure));
+    }
+    if (runs.empty())
+        return cmp;
+    cmp.setups = setupsOf(runs);
+    std::vector<std::string> positionPairs;
+    const std::vector<TestRow> testRows = matchTests(runs, cmp.baseline, positionPairs);
+    addRows(cmp, testRows, runs);
+    addWarnings(cmp, runs, positionPairs);
+    addNotes(cmp, runs);
     return cmp;
 }
 

@@ -208,6 +208,52 @@ namespace {
 
 using namespace html_parts;
 
+// A test's lines for its charts: throughput (all commands, and each of a mixed test's), latency
+// percentiles per tick (ticks with requests only), and latency by percentile (each command's
+// too when the test has an exact histogram).
+struct TestSeries {
+    std::vector<Series> throughput, latency, spectrum;
+};
+
+TestSeries testSeries(const LoadedRun& run, std::size_t t)
+{
+    const TestResult& test = run.run.tests[t];
+    TestSeries out;
+    Series total { test.commands.size() > 1 ? "all commands" : "requests/s", color(0), false, {} };
+    std::vector<Series> perCommand;
+    if (test.commands.size() > 1)
+        for (std::size_t k = 0; k < test.commands.size(); ++k)
+            perCommand.push_back(Series { test.commands[k].name, color(k + 1), true, {} });
+    Series p50 { "p50", color(2), false, {} }, p99 { "p99", color(1), false, {} }, p999 { "p99.9", color(3), false, {} },
+        max { "max", color(4), true, {} };
+    for (const IntervalPoint& p : test.intervals) {
+        const double length = p.endSeconds - p.startSeconds;
+        if (length <= 0)
+            continue;
+        const double mid = (p.startSeconds + p.endSeconds) / 2;
+        total.points.emplace_back(mid, double(p.requests) / length);
+        for (std::size_t k = 0; k < perCommand.size() && k < p.commands.size(); ++k)
+            perCommand[k].points.emplace_back(mid, double(p.commands[k].requests) / length);
+        if (p.requests > 0) {
+            p50.points.emplace_back(mid, double(p.p50) / kNsPerMs);
+            p99.points.emplace_back(mid, double(p.p99) / kNsPerMs);
+            p999.points.emplace_back(mid, double(p.p999) / kNsPerMs);
+            max.points.emplace_back(mid, double(p.max) / kNsPerMs);
+        }
+    }
+    out.throughput.push_back(std::move(total));
+    for (Series& sc : perCommand)
+        out.throughput.push_back(std::move(sc));
+    out.latency = { std::move(p50), std::move(p99), std::move(p999), std::move(max) };
+    const bool histogram = test.latency.count() > 0 && (t >= run.tests.size() || run.tests[t].hasHistogram);
+    out.spectrum.push_back(Series { test.commands.size() > 1 ? "all commands" : test.name, color(0), false,
+                                    spectrumPoints(run, t) });
+    if (test.commands.size() > 1 && histogram)
+        for (std::size_t k = 0; k < test.commands.size(); ++k)
+            out.spectrum.push_back(Series { test.commands[k].name, color(k + 1), true, spectrumPoints(run, t, int(k)) });
+    return out;
+}
+
 class Builder {
 public:
     Builder(const std::vector<const LoadedRun*>& runs, const HtmlReportOptions& options) : m_runs(runs), m_options(options)
@@ -438,202 +484,41 @@ private:
     std::string runSection(std::size_t r, const std::string& anchor, bool withCharts)
     {
         const LoadedRun& run = *m_runs[r];
-        const RunResult& result = run.run;
-        const RunConfig& c = result.config;
-        const Environment& e = result.environment;
-        const std::string unknown = "not recorded";
         std::string s = "<section id=\"" + htmlEscape(anchor) + "\">\n<h2>"
             + htmlEscape((m_runs.size() > 1 ? "[" + std::to_string(r + 1) + "] " : std::string()) + m_labels[r])
             + "</h2>\n";
-        s += "<p class=\"meta\">" + htmlEscape(run.format + (run.path.empty() ? std::string() : " — " + run.path)) + "; status "
-            + htmlEscape(runStatusName(result.status)) + (result.failure.empty() ? std::string() : ": " + htmlEscape(result.failure))
-            + "</p>\n";
-        if (!run.lacks.empty()) {
-            s += "<p>This source does not record:</p>\n<ul class=\"warn\">\n";
-            for (const std::string& l : run.lacks)
-                s += "<li class=\"note\">" + htmlEscape(l) + "</li>\n";
-            s += "</ul>\n";
-        }
-
-        s += "<h3>Configuration</h3>\n";
-        std::vector<std::pair<std::string, std::string>> config;
-        config.emplace_back("target", run.known.endpoint ? c.endpoint.describe() : unknown);
-        config.emplace_back("TLS", run.known.tls ? (c.endpoint.tls ? "on" : "off") : unknown);
-        if (!c.user.empty())
-            config.emplace_back("user", c.user);
-        config.emplace_back("database", std::to_string(c.database));
-        config.emplace_back("protocol", "RESP" + std::to_string(c.protocol));
-        config.emplace_back("connections", run.known.connections ? std::to_string(c.connections) : unknown);
-        config.emplace_back("threads", std::to_string(c.threads));
-        config.emplace_back("pipeline", run.known.pipeline ? std::to_string(c.pipeline) : unknown);
-        config.emplace_back("value size", run.known.valueSize ? std::to_string(c.valueSize) + " bytes" : unknown);
-        config.emplace_back("requests per test", c.requests ? std::to_string(c.requests) : "no limit");
-        if (c.durationSeconds > 0)
-            config.emplace_back("duration", fixed(c.durationSeconds, 1) + " s");
-        if (c.warmupSeconds > 0)
-            config.emplace_back("warm-up", fixed(c.warmupSeconds, 1) + " s");
-        if (c.keyspace > 0)
-            config.emplace_back("keyspace", std::to_string(c.keyspace));
-        config.emplace_back("load", c.rate > 0 ? "rate " + fixed(c.rate, 0) + " requests/s"
-                                    : c.ratePerConnection > 0 ? "rate " + fixed(c.ratePerConnection, 0) + " requests/s per connection"
-                                                              : std::string("closed loop"));
-        config.emplace_back("keep-alive", c.keepAlive ? "yes" : "no (reconnect per request)");
-        for (const TestSpec& spec : c.tests) {
-            std::string what;
-            for (const std::string& a : spec.args)
-                what += (what.empty() ? "" : " ") + a;
-            if (spec.generator)
-                what += (what.empty() ? "" : " — ") + spec.generator->describe();
-            if (what.size() > 300)
-                what = what.substr(0, 297) + "...";
-            config.emplace_back("test " + spec.name, what.empty() ? unknown : what);
-        }
-        s += keyValueTable(config);
-
-        s += "<h3>Environment</h3>\n";
-        std::vector<std::pair<std::string, std::string>> env;
-        env.emplace_back("tool", e.toolVersion.empty() ? unknown : e.toolVersion);
-        env.emplace_back("load machine", e.hostName.empty() ? unknown : e.hostName);
-        if (!e.cpuModel.empty())
-            env.emplace_back("CPU", e.cpuModel + (e.cpuCount ? " (" + std::to_string(e.cpuCount) + " threads)" : ""));
-        env.emplace_back("started (UTC)", e.startedAtUtc.empty() ? unknown : e.startedAtUtc);
-        env.emplace_back("total time", fixed(result.totalSeconds, 2) + " s");
-        for (const auto& [k, v] : e.serverInfo)
-            env.emplace_back("server " + k, v);
-        for (const auto& [k, v] : e.serverConfig)
-            env.emplace_back("server config " + k, v);
-        s += keyValueTable(env);
-        if (!run.sources.empty()) {
-            s += "<h3>Merged from</h3>\n<table>\n<tr>" + th("file") + th("load machine") + th("started (UTC)") + th("tool")
-                + th("requests") + "</tr>\n";
-            for (const RunSource& src : run.sources)
-                s += "<tr>" + td(src.file, "name") + td(src.hostName, "name") + td(src.startedAtUtc, "name")
-                    + td(src.toolVersion, "name") + td(std::to_string(src.requests)) + "</tr>\n";
-            s += "</table>\n";
-        }
-
-        s += "<h3>Server cross-check</h3>\n<table>\n<tr>" + th("test") + th("command (INFO commandstats)")
-            + th("server calls") + th("requests answered") + th("result") + "</tr>\n";
-        for (const TestResult& t : result.tests) {
-            const ServerCrossCheck& x = t.crossCheck;
-            std::string verdict = !x.available ? "not available" + (x.unavailable.empty() ? std::string() : " (" + x.unavailable + ")")
-                : x.agrees()                    ? std::string("agrees")
-                                                : "differs by " + std::to_string(std::int64_t(x.serverCalls) - std::int64_t(x.clientRequests));
-            s += "<tr>" + td(t.name, "name") + td(x.command, "name") + td(!x.available ? std::string("-")
-                    : std::to_string(x.executedCalls()) + " executed"
-                        + (x.serverRejectedCalls ? ", " + std::to_string(x.serverRejectedCalls) + " rejected" : std::string()))
-                + td(x.available ? std::to_string(x.clientRequests) : "-")
-                + td(verdict, !x.available ? "na" : x.agrees() ? "good" : "bad") + "</tr>\n";
-        }
-        s += "</table>\n";
-
-        if (const std::optional<CleanupResult>& cleanup = result.cleanup) {
-            std::string patterns;
-            for (const std::string& pattern : cleanup->patterns)
-                patterns += (patterns.empty() ? "" : ", ") + pattern;
-            s += "<h3>Clean-up after the run</h3>\n";
-            std::vector<std::pair<std::string, std::string>> rows;
-            rows.emplace_back("status", cleanup->completed() ? "completed" : "failed: " + cleanup->error);
-            rows.emplace_back("patterns (SCAN MATCH)", patterns.empty() ? "none (the tests wrote no keys)" : patterns);
-            rows.emplace_back("keys removed (UNLINK)", std::to_string(cleanup->removed));
-            for (const CleanupNode& node : cleanup->nodes)
-                rows.emplace_back("removed on " + node.address, std::to_string(node.removed));
-            s += keyValueTable(rows);
-        }
-
-        s += "<h3>Results</h3>\n<table>\n<tr><th class=\"name\">test</th><th class=\"name\">command</th>" + th("requests")
-            + th("errors") + th("seconds");
-        for (Metric m : kAllMetrics)
-            if (m != Metric::Errors)
-                s += th(metricLabel(m, Normalisation::PerRequest));
-        s += "</tr>\n";
-        for (std::size_t t = 0; t < result.tests.size(); ++t) {
-            const TestResult& test = result.tests[t];
-            auto line = [&](int command, const std::string& commandName, std::uint64_t requests) {
-                const MetricValues v = runFigures(run, t, command);
-                const bool countsKnown = run.format == kRunFileFormat || requests > 0;
-                s += "<tr>" + td(test.name, "name") + td(commandName, "name")
-                    + td(countsKnown ? groupedThousands(double(requests)) : "n/a")
-                    + td(optionalNumber(v[std::size_t(Metric::Errors)], Metric::Errors))
-                    + td(test.seconds > 0 ? fixed(test.seconds, 2) : "n/a");
-                for (std::size_t m = 0; m < kMetricCount; ++m)
-                    if (kAllMetrics[m] != Metric::Errors)
-                        s += td(optionalNumber(v[m], kAllMetrics[m]), v[m] ? "" : "na");
-                s += "</tr>\n";
-            };
-            line(-1, test.commands.size() > 1 ? "all" : (test.commands.empty() ? "" : test.commands[0].name), test.requests);
-            if (test.commands.size() > 1)
-                for (std::size_t k = 0; k < test.commands.size(); ++k)
-                    line(int(k), test.commands[k].name, test.commands[k].requests);
-            if (!test.errorsByKind.empty()) {
-                std::string kinds;
-                for (const auto& [kind, count] : test.errorsByKind)
-                    kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(count);
-                s += "<tr><td class=\"name\" colspan=\"" + std::to_string(5 + kMetricCount - 1) + "\">errors by kind: "
-                    + htmlEscape(kinds) + "</td></tr>\n";
-            }
-        }
-        s += "</table>\n";
+        s += runTables(run);
         s += telemetryTables(run);
-
         if (withCharts) {
             s += "<h3>Charts</h3>\n";
-            for (std::size_t t = 0; t < result.tests.size(); ++t) {
-                const TestResult& test = result.tests[t];
-                const std::string base = "chart-run" + std::to_string(r + 1) + "-test" + std::to_string(t + 1);
-                std::vector<Series> throughput, latency, spectrum;
-                Series total { test.commands.size() > 1 ? "all commands" : "requests/s", color(0), false, {} };
-                std::vector<Series> perCommand;
-                if (test.commands.size() > 1)
-                    for (std::size_t k = 0; k < test.commands.size(); ++k)
-                        perCommand.push_back(Series { test.commands[k].name, color(k + 1), true, {} });
-                Series p50 { "p50", color(2), false, {} }, p99 { "p99", color(1), false, {} },
-                    p999 { "p99.9", color(3), false, {} }, max { "max", color(4), true, {} };
-                for (const IntervalPoint& p : test.intervals) {
-                    const double length = p.endSeconds - p.startSeconds;
-                    if (length <= 0)
-                        continue;
-                    const double mid = (p.startSeconds + p.endSeconds) / 2;
-                    total.points.emplace_back(mid, double(p.requests) / length);
-                    for (std::size_t k = 0; k < perCommand.size() && k < p.commands.size(); ++k)
-                        perCommand[k].points.emplace_back(mid, double(p.commands[k].requests) / length);
-                    if (p.requests > 0) {
-                        p50.points.emplace_back(mid, double(p.p50) / kNsPerMs);
-                        p99.points.emplace_back(mid, double(p.p99) / kNsPerMs);
-                        p999.points.emplace_back(mid, double(p.p999) / kNsPerMs);
-                        max.points.emplace_back(mid, double(p.max) / kNsPerMs);
-                    }
-                }
-                throughput.push_back(std::move(total));
-                for (Series& sc : perCommand)
-                    throughput.push_back(std::move(sc));
-                latency = { std::move(p50), std::move(p99), std::move(p999), std::move(max) };
-                const bool histogram = test.latency.count() > 0 && (t >= run.tests.size() || run.tests[t].hasHistogram);
-                spectrum.push_back(Series { test.commands.size() > 1 ? "all commands" : test.name, color(0), false,
-                                            spectrumPoints(run, t) });
-                if (test.commands.size() > 1 && histogram)
-                    for (std::size_t k = 0; k < test.commands.size(); ++k)
-                        spectrum.push_back(Series { test.commands[k].name, color(k + 1), true,
-                                                    spectrumPoints(run, t, int(k)) });
-                // With telemetry, one time axis for all the test's charts over time.
-                const double telemetryEnd = telemetryEndSeconds(test.telemetry);
-                const Axis sharedAxis = linearAxis(std::max(telemetryEnd, lastX(throughput)), 8);
-                const bool shared = test.telemetry.recorded();
-                s += "<h4>" + htmlEscape(test.name) + "</h4>\n";
-                s += chart(base + "-throughput", test.name + ": throughput over time", "seconds since the test's start",
-                           "requests/s", shared ? sharedAxis : timeAxis(throughput), throughput);
-                s += chart(base + "-latency", test.name + ": latency over time", "seconds since the test's start", "ms",
-                           shared ? sharedAxis : timeAxis(latency), latency);
-                s += telemetryCharts(test, base, sharedAxis,
-                                     [this](const std::string& id, const std::string& title, const std::string& xLabel,
-                                            const std::string& yLabel, const Axis& x, std::vector<Series> series) {
-                                         return chart(id, title, xLabel, yLabel, x, std::move(series));
-                                     });
-                s += chart(base + "-spectrum", test.name + ": latency by percentile", "percentile", "ms", spectrumAxis(),
-                           spectrum);
-            }
+            for (std::size_t t = 0; t < run.run.tests.size(); ++t)
+                s += testCharts(run, "chart-run" + std::to_string(r + 1) + "-test" + std::to_string(t + 1), t);
         }
         return s + "</section>\n";
+    }
+
+    // One test's charts over time (throughput, latency, telemetry) on one time axis when it has
+    // telemetry, and its latency by percentile; `base` prefixes the chart ids.
+    std::string testCharts(const LoadedRun& run, const std::string& base, std::size_t t)
+    {
+        const TestResult& test = run.run.tests[t];
+        const TestSeries series = testSeries(run, t);
+        const double telemetryEnd = telemetryEndSeconds(test.telemetry);
+        const Axis sharedAxis = linearAxis(std::max(telemetryEnd, lastX(series.throughput)), 8);
+        const bool shared = test.telemetry.recorded();
+        std::string s = "<h4>" + htmlEscape(test.name) + "</h4>\n";
+        s += chart(base + "-throughput", test.name + ": throughput over time", "seconds since the test's start",
+                   "requests/s", shared ? sharedAxis : timeAxis(series.throughput), series.throughput);
+        s += chart(base + "-latency", test.name + ": latency over time", "seconds since the test's start", "ms",
+                   shared ? sharedAxis : timeAxis(series.latency), series.latency);
+        s += telemetryCharts(test, base, sharedAxis,
+                             [this](const std::string& id, const std::string& title, const std::string& xLabel,
+                                    const std::string& yLabel, const Axis& x, std::vector<Series> lines) {
+                                 return chart(id, title, xLabel, yLabel, x, std::move(lines));
+                             });
+        s += chart(base + "-spectrum", test.name + ": latency by percentile", "percentile", "ms", spectrumAxis(),
+                   series.spectrum);
+        return s;
     }
 
     const std::vector<const LoadedRun*>& m_runs;

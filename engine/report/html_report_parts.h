@@ -1,13 +1,16 @@
 #pragma once
 // Pieces of the HTML report (html_report.h) shared by the files that write
-// it: table cells and inline SVG charts (html_report.cpp), and the
-// telemetry sections (html_telemetry.cpp). Internal to engine/report.
+// it: table cells and inline SVG charts (html_report.cpp), a run's tables
+// (html_run_tables.cpp), and the telemetry sections (html_telemetry.cpp).
+// Internal to engine/report.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/report/comparison.h"
 #include "engine/report/run_file_reader.h"
 
 namespace tacho::engine::html_parts {
@@ -33,6 +36,13 @@ Axis linearAxis(double max, int count);   // [0, max] with about `count` ticks
 std::string td(const std::string& text, const std::string& cls = {});
 std::string th(const std::string& text);
 std::string keyValueTable(const std::vector<std::pair<std::string, std::string>>& rows);
+// A figure for a table cell ("n/a" when absent): rates and counts with their thousands grouped.
+std::string optionalNumber(const std::optional<double>& v, Metric m);
+
+// html_run_tables.cpp: a run's section but its heading, telemetry and charts — its status, what
+// the source does not record, configuration, environment (and the files merged into it), the
+// server cross-check, the clean-up, and the results per test and command.
+std::string runTables(const LoadedRun& run);
 
 // Draws a chart and lists it in the report's contents (and PNG files).
 using ChartFunction = std::function<std::string(const std::string& id, const std::string& title, const std::string& xLabel,

@@ -1,6 +1,8 @@
 // The JSON parser and the storage of the values it builds (kept together:
-// the parser inlines them); the values' accessors are in json_value.cpp.
+// the parser inlines them); its lexer is json_lexer.h, the values' accessors
+// are in json_value.cpp.
 #include "engine/report/json_reader.h"
+#include "engine/report/json_lexer.h"
 
 #include <cerrno>
 #include <charconv>
@@ -177,9 +179,9 @@ JsonValue JsonValue::makeObject()
 // nothing) and moved into exactly-sized vectors when their container
 // closes, so no vector carries growth slack and no growth copies a large
 // array.
-class JsonParser {
+class JsonParser : private JsonLexer {
 public:
-    explicit JsonParser(std::string_view text) : m_text(text) {}
+    explicit JsonParser(std::string_view text) : JsonLexer(text) {}
 
     std::optional<JsonValue> parseDocument(JsonParseError* error)
     {
@@ -204,52 +206,6 @@ public:
     }
 
 private:
-    bool atEnd() const { return m_pos >= m_text.size(); }
-    char peek() const { return m_text[m_pos]; }
-
-    void fail(const std::string& message, bool truncated = false)
-    {
-        if (m_failed)
-            return;
-        m_failed = true;
-        m_error.offset = m_pos;
-        m_error.message = message;
-        m_error.truncated = truncated;
-        std::size_t line = 1, column = 1;
-        for (std::size_t i = 0; i < m_pos && i < m_text.size(); ++i) {
-            if (m_text[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        m_error.line = line;
-        m_error.column = column;
-    }
-    void failEnd(const std::string& what) { fail("unexpected end of input " + what + " (the text looks truncated)", true); }
-
-    static std::string describeChar(char c)
-    {
-        const auto u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f)
-            return std::string("'") + c + "'";
-        char buffer[16];
-        std::snprintf(buffer, sizeof buffer, "byte 0x%02x", u);
-        return buffer;
-    }
-
-    void skipSpace()
-    {
-        while (!atEnd()) {
-            const char c = peek();
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-                ++m_pos;
-            else
-                break;
-        }
-    }
-
     JsonValue parseValue(int depth)
     {
         if (depth > kJsonMaxDepth) {
@@ -289,244 +245,20 @@ private:
 
     JsonValue parseLiteral(std::string_view word, JsonValue value)
     {
-        const std::string_view rest = m_text.substr(m_pos);
-        if (rest.size() < word.size() && word.substr(0, rest.size()) == rest) {
-            m_pos = m_text.size();
-            failEnd("inside '" + std::string(word) + "'");
+        if (!matchLiteral(word))
             return {};
-        }
-        if (rest.substr(0, word.size()) != word) {
-            fail("unexpected " + describeChar(peek()) + " where a value was expected");
-            return {};
-        }
-        m_pos += word.size();
         return value;
     }
 
     JsonValue parseNumber()
     {
-        const std::size_t start = m_pos;
-        auto digit = [&] { return !atEnd() && peek() >= '0' && peek() <= '9'; };
-        if (peek() == '-')
-            ++m_pos;
-        if (atEnd()) {
-            failEnd("inside a number");
+        std::string_view text;
+        if (!scanNumber(text))
             return {};
-        }
-        if (peek() == '0') {
-            ++m_pos;
-            if (digit()) {
-                fail("numbers must not have leading zeros");
-                return {};
-            }
-        } else if (digit()) {
-            while (digit())
-                ++m_pos;
-        } else {
-            fail("expected a digit in a number, found " + describeChar(peek()));
-            return {};
-        }
-        if (!atEnd() && peek() == '.') {
-            ++m_pos;
-            if (atEnd()) {
-                failEnd("inside a number");
-                return {};
-            }
-            if (!digit()) {
-                fail("expected a digit after the decimal point");
-                return {};
-            }
-            while (digit())
-                ++m_pos;
-        }
-        if (!atEnd() && (peek() == 'e' || peek() == 'E')) {
-            ++m_pos;
-            if (!atEnd() && (peek() == '+' || peek() == '-'))
-                ++m_pos;
-            if (atEnd()) {
-                failEnd("inside a number");
-                return {};
-            }
-            if (!digit()) {
-                fail("expected a digit in the exponent");
-                return {};
-            }
-            while (digit())
-                ++m_pos;
-        }
         JsonValue number;
         number.m_type = JsonValue::Type::Number;
-        number.setText(m_text.substr(start, m_pos - start));
+        number.setText(text);
         return number;
-    }
-
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out += char(cp);
-        } else if (cp < 0x800) {
-            out += char(0xC0 | (cp >> 6));
-            out += char(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += char(0xE0 | (cp >> 12));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        } else {
-            out += char(0xF0 | (cp >> 18));
-            out += char(0x80 | ((cp >> 12) & 0x3F));
-            out += char(0x80 | ((cp >> 6) & 0x3F));
-            out += char(0x80 | (cp & 0x3F));
-        }
-    }
-
-    bool parseHex4(std::uint32_t& out)
-    {
-        if (m_text.size() - m_pos < 4) {
-            m_pos = m_text.size();
-            failEnd("inside a \\u escape");
-            return false;
-        }
-        out = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char c = peek();
-            out <<= 4;
-            if (c >= '0' && c <= '9')
-                out |= std::uint32_t(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                out |= std::uint32_t(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                out |= std::uint32_t(c - 'A' + 10);
-            else {
-                fail("\\u must be followed by four hex digits");
-                return false;
-            }
-            ++m_pos;
-        }
-        return true;
-    }
-
-    // One UTF-8 sequence starting at m_pos (first byte >= 0x80), validated.
-    bool copyUtf8(std::string& out)
-    {
-        const auto b0 = static_cast<unsigned char>(peek());
-        int extra = 0;
-        std::uint32_t cp = 0;
-        if (b0 >= 0xC2 && b0 <= 0xDF) {
-            extra = 1;
-            cp = b0 & 0x1F;
-        } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-            extra = 2;
-            cp = b0 & 0x0F;
-        } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-            extra = 3;
-            cp = b0 & 0x07;
-        } else {
-            fail("invalid UTF-8 in a string");
-            return false;
-        }
-        if (m_text.size() - m_pos <= std::size_t(extra)) {
-            m_pos = m_text.size();
-            failEnd("inside a string");
-            return false;
-        }
-        for (int i = 1; i <= extra; ++i) {
-            const auto b = static_cast<unsigned char>(m_text[m_pos + std::size_t(i)]);
-            if ((b & 0xC0) != 0x80) {
-                fail("invalid UTF-8 in a string");
-                return false;
-            }
-            cp = (cp << 6) | (b & 0x3F);
-        }
-        // Overlong forms, surrogates and values past U+10FFFF.
-        if ((extra == 2 && cp < 0x800) || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF))
-            || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            fail("invalid UTF-8 in a string");
-            return false;
-        }
-        out.append(m_text.substr(m_pos, std::size_t(extra) + 1));
-        m_pos += std::size_t(extra) + 1;
-        return true;
-    }
-
-    bool parseString(std::string& out)
-    {
-        ++m_pos;   // opening quote
-        while (true) {
-            if (atEnd()) {
-                failEnd("inside a string");
-                return false;
-            }
-            const char c = peek();
-            const auto u = static_cast<unsigned char>(c);
-            if (c == '"') {
-                ++m_pos;
-                return true;
-            }
-            if (u < 0x20) {
-                fail("raw control character " + describeChar(c) + " in a string (must be escaped)");
-                return false;
-            }
-            if (u >= 0x80) {
-                if (!copyUtf8(out))
-                    return false;
-                continue;
-            }
-            if (c != '\\') {
-                out += c;
-                ++m_pos;
-                continue;
-            }
-            ++m_pos;
-            if (atEnd()) {
-                failEnd("inside a string escape");
-                return false;
-            }
-            const char e = peek();
-            ++m_pos;
-            switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                std::uint32_t cp = 0;
-                if (!parseHex4(cp))
-                    return false;
-                if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    fail("\\u escape is a lone low surrogate");
-                    return false;
-                }
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    if (m_text.size() - m_pos < 2 || m_text[m_pos] != '\\' || m_text[m_pos + 1] != 'u') {
-                        if (m_text.size() - m_pos < 2)
-                            failEnd("inside a string");
-                        else
-                            fail("\\u escape is a high surrogate without its low surrogate");
-                        return false;
-                    }
-                    m_pos += 2;
-                    std::uint32_t low = 0;
-                    if (!parseHex4(low))
-                        return false;
-                    if (low < 0xDC00 || low > 0xDFFF) {
-                        fail("\\u escape is a high surrogate without its low surrogate");
-                        return false;
-                    }
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                }
-                appendUtf8(out, cp);
-                break;
-            }
-            default:
-                m_pos -= 2;   // at the backslash
-                fail("invalid escape \\" + std::string(1, e) + " in a string");
-                return false;
-            }
-        }
     }
 
     // Moves the scratch values (and keys) from `base` into `container`.
@@ -682,10 +414,6 @@ private:
         }
     }
 
-    std::string_view m_text;
-    std::size_t m_pos = 0;
-    bool m_failed = false;
-    JsonParseError m_error;
     std::deque<JsonValue> m_values;   // members of the containers being read
     std::deque<JsonValue> m_keys;     // keys (strings) of the objects being read
 };

@@ -164,14 +164,10 @@ struct MemtierRowData {
     JNode node;
 };
 
-void readMemtierBlock(const JNode& block, const std::string& testName, const JNode* configuration, LoadedRun& out)
+// The block's runtime: the test's seconds (returned) and whether it was interrupted; the run's
+// start time from the first block that has one.
+double readRuntime(const JNode& block, TestResult& test, LoadedRun& out)
 {
-    if (!block.v->isObject())
-        block.fail(std::string("expected an object, found ") + block.v->typeName());
-    TestResult test;
-    LoadedTest loaded;
-    test.name = testName;
-
     double seconds = 0;
     double startEpoch = 0;
     if (auto runtime = block.get("Runtime")) {
@@ -185,7 +181,12 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
     test.seconds = seconds;
     if (startEpoch > 0 && out.run.environment.startedAtUtc.empty())
         out.run.environment.startedAtUtc = formatUtcTimestamp(startEpoch);
+    return seconds;
+}
 
+// The block's rows per command ("Sets", "Gets", …): every object but "Runtime" and "Totals".
+std::vector<MemtierRowData> memtierRows(const JNode& block)
+{
     std::vector<MemtierRowData> rows;
     const JsonValue& b = *block.v;
     for (std::size_t i = 0; i < b.memberCount(); ++i) {
@@ -194,53 +195,66 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
             continue;
         rows.push_back(MemtierRowData { key, commandFromRowType(key), JNode { &b.valueAt(i), block.path + "." + key } });
     }
-    const JNode totals = block.at("Totals");
+    return rows;
+}
 
-    // Percentiles and the HdrHistogram of one row.
-    auto readRow = [&](const JNode& row, const std::string& histogramName, StatedFigures& f, LatencyHistogram& h,
-                       std::uint64_t count, bool& exact) {
-        f.requests = count;
-        if (auto v = row.get("Ops/sec"))
-            f.opsPerSec = v->nonNegative();
-        if (auto v = row.get("Average Latency"))
-            f.avgMs = v->nonNegative();
-        if (auto v = row.get("Min Latency"))
-            f.minMs = v->nonNegative();
-        if (auto v = row.get("Max Latency"))
-            f.maxMs = v->nonNegative();
-        if (auto v = row.get("KB/sec"))
-            f.kbPerSec = v->nonNegative();
-        exact = false;
-        bool haveHistogram = false;
-        if (auto pl = row.get("Percentile Latencies")) {
-            const JsonValue& o = *pl->v;
-            for (std::size_t i = 0; i < o.memberCount(); ++i)
-                if (auto p = percentileFromKey(o.keyAt(i)); p && o.valueAt(i).isNumber())
-                    assignPercentile(f, *p, JNode { &o.valueAt(i), pl->path + "." + o.keyAt(i) }.nonNegative());
-            if (auto log = pl->get("Histogram log format")) {
-                if (auto compressed = log->get("Compressed Histogram")) {
-                    std::string error;
-                    LatencyHistogram decoded;
-                    if (!LatencyHistogram::fromCompressedBase64(compressed->string(), decoded, &error))
-                        compressed->fail("not a readable HdrHistogram: " + error);
-                    h = std::move(decoded);
-                    haveHistogram = exact = true;
-                }
+// A row's stated figures, and its latency histogram into `h`: the HdrHistogram memtier wrote
+// (`exact`), else one rebuilt from the block's percentile steps named `histogramName` (for a
+// row with requests). False when the row has neither.
+bool readRowFigures(const JNode& row, const JNode& block, const std::string& histogramName, StatedFigures& f,
+                    LatencyHistogram& h, std::uint64_t count, bool& exact)
+{
+    f.requests = count;
+    if (auto v = row.get("Ops/sec"))
+        f.opsPerSec = v->nonNegative();
+    if (auto v = row.get("Average Latency"))
+        f.avgMs = v->nonNegative();
+    if (auto v = row.get("Min Latency"))
+        f.minMs = v->nonNegative();
+    if (auto v = row.get("Max Latency"))
+        f.maxMs = v->nonNegative();
+    if (auto v = row.get("KB/sec"))
+        f.kbPerSec = v->nonNegative();
+    exact = false;
+    bool haveHistogram = false;
+    if (auto pl = row.get("Percentile Latencies")) {
+        const JsonValue& o = *pl->v;
+        for (std::size_t i = 0; i < o.memberCount(); ++i)
+            if (auto p = percentileFromKey(o.keyAt(i)); p && o.valueAt(i).isNumber())
+                assignPercentile(f, *p, JNode { &o.valueAt(i), pl->path + "." + o.keyAt(i) }.nonNegative());
+        if (auto log = pl->get("Histogram log format")) {
+            if (auto compressed = log->get("Compressed Histogram")) {
+                std::string error;
+                LatencyHistogram decoded;
+                if (!LatencyHistogram::fromCompressedBase64(compressed->string(), decoded, &error))
+                    compressed->fail("not a readable HdrHistogram: " + error);
+                h = std::move(decoded);
+                haveHistogram = exact = true;
             }
         }
-        if (!haveHistogram && count > 0) {
-            if (auto steps = block.get(histogramName)) {
-                h = histogramFromSteps(*steps, count);
-                haveHistogram = true;
-            }
+    }
+    if (!haveHistogram && count > 0) {
+        if (auto steps = block.get(histogramName)) {
+            h = histogramFromSteps(*steps, count);
+            haveHistogram = true;
         }
-        return haveHistogram;
-    };
+    }
+    return haveHistogram;
+}
 
+// What the rows' histograms hold, for judging the test's.
+struct HistogramKinds {
     bool allExact = true;
-    bool anyHistogram = false;
+    bool any = false;
     bool everyLatency = true;   // every row's histogram holds one latency per request it counts
     bool anyApproximate = false;
+};
+
+// The test's commands from its rows (memtier's always-present empty WAIT row left out).
+HistogramKinds readCommands(const std::vector<MemtierRowData>& rows, const JNode& block, TestResult& test,
+                            LoadedTest& loaded)
+{
+    HistogramKinds kinds;
     for (const MemtierRowData& row : rows) {
         const std::uint64_t count = row.node.at("Count").count();
         if (count == 0 && (row.type == "Waits"))
@@ -250,21 +264,28 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
         command.requests = count;
         StatedFigures f;
         bool exact = false;
-        const bool has = readRow(row.node, row.command, f, command.latency, count, exact);
+        const bool has = readRowFigures(row.node, block, row.command, f, command.latency, count, exact);
         if (has) {
-            anyHistogram = true;
+            kinds.any = true;
             if (!exact)
-                anyApproximate = true;
+                kinds.anyApproximate = true;
         }
         if (!has || !exact)
-            allExact = false;
+            kinds.allExact = false;
         if (command.latency.count() != count)
-            everyLatency = false;
+            kinds.everyLatency = false;
         test.commands.push_back(std::move(command));
         loaded.commands.push_back(f);
         loaded.commandKeysPerRequest.push_back(0);
     }
+    return kinds;
+}
 
+// The Totals row's counts and stated figures, and the test's histogram (its commands' added):
+// whether it is a distribution of the test at all.
+void readTotals(const JNode& totals, const JNode& block, const HistogramKinds& kinds, const std::string& testName,
+                TestResult& test, LoadedTest& loaded, LoadedRun& out)
+{
     test.requests = totals.at("Count").count();
     if (auto v = totals.get("Connection Errors"))
         test.connectErrors = v->count();
@@ -272,7 +293,7 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
     {
         LatencyHistogram unused;
         bool exact = false;
-        readRow(totals, "", f, unused, 0, exact);
+        readRowFigures(totals, block, "", f, unused, 0, exact);
         f.requests = test.requests;
     }
     // memtier writes 0 as the Totals' average latency; the commands' count-
@@ -298,116 +319,156 @@ void readMemtierBlock(const JNode& block, const std::string& testName, const JNo
     // short of 100%, a count that disagrees) is no distribution of the test:
     // merged or written as a run file it would claim what it does not hold.
     loaded.hasHistogram = test.requests == 0
-        || (anyHistogram && everyLatency && test.latency.count() > 0 && test.latency.count() == test.requests);
-    loaded.histogramApproximate = anyApproximate;
+        || (kinds.any && kinds.everyLatency && test.latency.count() > 0 && test.latency.count() == test.requests);
+    loaded.histogramApproximate = kinds.anyApproximate;
     // The stated percentiles are memtier's own and win over rebuilt ones in
     // comparisons; an exact histogram must hold every request.
-    if (allExact && test.latency.count() != test.requests) {
+    if (kinds.allExact && test.latency.count() != test.requests) {
         out.lacks.push_back("a latency histogram that matches the request count in \"" + testName + "\"");
     }
+}
 
-    // Per-second series.
-    if (auto series = totals.get("Time-Serie"); series && series->v->isObject()) {
-        const JsonValue& s = *series->v;
-        std::vector<std::pair<long, std::size_t>> order;
-        for (std::size_t i = 0; i < s.memberCount(); ++i) {
-            long second = 0;
-            const std::string& key = s.keyAt(i);
-            const auto r = std::from_chars(key.data(), key.data() + key.size(), second);
-            if (r.ec != std::errc() || r.ptr != key.data() + key.size() || second < 0)
-                series->fail("key \"" + key + "\" is not a second number");
-            order.emplace_back(second, i);
-        }
-        std::sort(order.begin(), order.end());
-        for (const auto& [second, index] : order) {
-            const JNode p { &s.valueAt(index), series->path + "." + s.keyAt(index) };
-            IntervalPoint point;
-            point.startSeconds = double(second);
-            point.endSeconds = seconds > 0 ? std::min(double(second) + 1, std::max(seconds, double(second))) : double(second) + 1;
-            point.requests = p.at("Count").count();
-            if (auto v = p.get("Bytes RX"))
-                point.bytesReceived = v->count();
-            if (auto v = p.get("Bytes TX"))
-                point.bytesSent = v->count();
-            if (auto v = p.get("Average Latency"))
-                point.mean = v->nonNegative() * 1e6;
-            if (auto v = p.get("Max Latency"))
-                point.max = msToNs(v->nonNegative());
-            const JsonValue& o = *p.v;
-            for (std::size_t i = 0; i < o.memberCount(); ++i) {
-                const auto pct = percentileFromKey(o.keyAt(i));
-                if (!pct || !o.valueAt(i).isNumber())
-                    continue;
-                const std::uint64_t ns = msToNs(JNode { &o.valueAt(i), p.path + "." + o.keyAt(i) }.nonNegative());
-                if (std::fabs(*pct - 50) < 1e-9)
-                    point.p50 = ns;
-                else if (std::fabs(*pct - 99) < 1e-9)
-                    point.p99 = ns;
-                else if (std::fabs(*pct - 99.9) < 1e-9)
-                    point.p999 = ns;
+// One command's figures at a second, from its row's own series ("key" is the second).
+CommandInterval commandAtSecond(const std::vector<MemtierRowData>& rows, const std::string& command, const std::string& key)
+{
+    CommandInterval ci;
+    for (const MemtierRowData& row : rows) {
+        if (row.command != command)
+            continue;
+        if (auto rs = row.node.get("Time-Serie"))
+            if (auto at = rs->get(key)) {
+                ci.requests = at->at("Count").count();
+                if (auto v = at->get("Average Latency"))
+                    ci.mean = v->nonNegative() * 1e6;
+                if (auto v = at->get("Max Latency"))
+                    ci.max = msToNs(v->nonNegative());
+                if (auto v = at->get("p50.00"))
+                    ci.p50 = msToNs(v->nonNegative());
+                if (auto v = at->get("p99.00"))
+                    ci.p99 = msToNs(v->nonNegative());
             }
-            // Per command, from the rows' own series at the same second.
-            if (test.commands.size() > 1) {
-                for (const CommandResult& command : test.commands) {
-                    CommandInterval ci;
-                    for (const MemtierRowData& row : rows) {
-                        if (row.command != command.name)
-                            continue;
-                        if (auto rs = row.node.get("Time-Serie"))
-                            if (auto at = rs->get(s.keyAt(index))) {
-                                ci.requests = at->at("Count").count();
-                                if (auto v = at->get("Average Latency"))
-                                    ci.mean = v->nonNegative() * 1e6;
-                                if (auto v = at->get("Max Latency"))
-                                    ci.max = msToNs(v->nonNegative());
-                                if (auto v = at->get("p50.00"))
-                                    ci.p50 = msToNs(v->nonNegative());
-                                if (auto v = at->get("p99.00"))
-                                    ci.p99 = msToNs(v->nonNegative());
-                            }
-                    }
-                    point.commands.push_back(ci);
-                }
-            }
-            test.intervals.push_back(std::move(point));
+    }
+    return ci;
+}
+
+// One second of the Totals' series, cut at the test's end (`seconds`, 0 when unknown).
+IntervalPoint readSecond(const JNode& p, long second, double seconds)
+{
+    IntervalPoint point;
+    point.startSeconds = double(second);
+    point.endSeconds = seconds > 0 ? std::min(double(second) + 1, std::max(seconds, double(second))) : double(second) + 1;
+    point.requests = p.at("Count").count();
+    if (auto v = p.get("Bytes RX"))
+        point.bytesReceived = v->count();
+    if (auto v = p.get("Bytes TX"))
+        point.bytesSent = v->count();
+    if (auto v = p.get("Average Latency"))
+        point.mean = v->nonNegative() * 1e6;
+    if (auto v = p.get("Max Latency"))
+        point.max = msToNs(v->nonNegative());
+    const JsonValue& o = *p.v;
+    for (std::size_t i = 0; i < o.memberCount(); ++i) {
+        const auto pct = percentileFromKey(o.keyAt(i));
+        if (!pct || !o.valueAt(i).isNumber())
+            continue;
+        const std::uint64_t ns = msToNs(JNode { &o.valueAt(i), p.path + "." + o.keyAt(i) }.nonNegative());
+        if (std::fabs(*pct - 50) < 1e-9)
+            point.p50 = ns;
+        else if (std::fabs(*pct - 99) < 1e-9)
+            point.p99 = ns;
+        else if (std::fabs(*pct - 99.9) < 1e-9)
+            point.p999 = ns;
+    }
+    return point;
+}
+
+// The per-second series of the Totals row, in second order; per command too for a mixed test.
+void readTimeSeries(const JNode& totals, const std::vector<MemtierRowData>& rows, double seconds, TestResult& test)
+{
+    auto series = totals.get("Time-Serie");
+    if (!series || !series->v->isObject())
+        return;
+    const JsonValue& s = *series->v;
+    std::vector<std::pair<long, std::size_t>> order;
+    for (std::size_t i = 0; i < s.memberCount(); ++i) {
+        long second = 0;
+        const std::string& key = s.keyAt(i);
+        const auto r = std::from_chars(key.data(), key.data() + key.size(), second);
+        if (r.ec != std::errc() || r.ptr != key.data() + key.size() || second < 0)
+            series->fail("key \"" + key + "\" is not a second number");
+        order.emplace_back(second, i);
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [second, index] : order) {
+        IntervalPoint point = readSecond(JNode { &s.valueAt(index), series->path + "." + s.keyAt(index) }, second, seconds);
+        if (test.commands.size() > 1)
+            for (const CommandResult& command : test.commands)
+                point.commands.push_back(commandAtSecond(rows, command.name, s.keyAt(index)));
+        test.intervals.push_back(std::move(point));
+    }
+}
+
+// What the test sent, described from memtier's configuration block; the MGET's keys per
+// request from its multi_key_get.
+std::string memtierWorkloadText(const JNode* configuration, const TestResult& test, LoadedTest& loaded)
+{
+    std::string workload = "memtier_benchmark";
+    if (!configuration)
+        return workload;
+    if (auto ratio = configuration->get("ratio"); ratio && ratio->v->isString())
+        workload += " ratio " + ratio->string();
+    if (auto kp = configuration->get("key_pattern"); kp && kp->v->isString())
+        workload += ", key pattern " + kp->string();
+    if (auto kmin = configuration->get("key_minimum"); kmin && kmin->v->isNumber())
+        workload += ", keys " + kmin->v->text();
+    if (auto kmax = configuration->get("key_maximum"); kmax && kmax->v->isNumber())
+        workload += ".." + kmax->v->text();
+    if (auto mkg = configuration->get("multi_key_get"); mkg && mkg->v->isNumber()) {
+        const std::uint64_t n = mkg->count();
+        if (n > 0) {
+            workload += ", MGET of " + std::to_string(n) + " keys";
+            for (std::size_t i = 0; i < test.commands.size(); ++i)
+                if (test.commands[i].name == "MGET")
+                    loaded.commandKeysPerRequest[i] = std::uint32_t(std::min<std::uint64_t>(n, UINT32_MAX));
         }
     }
+    if (auto cmds = configuration->get("commands"); cmds && cmds->v->isArray())
+        for (const JsonValue& c : cmds->v->items())
+            if (const JsonValue* line = c.find("command"); line && line->isString())
+                workload += "; " + line->text();
+    return workload;
+}
 
-    // Configuration → the test's spec.
+// Configuration → the test's spec; its INFO commandstats names from its commands.
+TestSpec memtierTestSpec(const std::string& testName, const JNode* configuration, TestResult& test, LoadedTest& loaded)
+{
     TestSpec spec;
     spec.name = testName;
-    std::string workload = "memtier_benchmark";
-    if (configuration) {
-        if (auto ratio = configuration->get("ratio"); ratio && ratio->v->isString())
-            workload += " ratio " + ratio->string();
-        if (auto kp = configuration->get("key_pattern"); kp && kp->v->isString())
-            workload += ", key pattern " + kp->string();
-        if (auto kmin = configuration->get("key_minimum"); kmin && kmin->v->isNumber())
-            workload += ", keys " + kmin->v->text();
-        if (auto kmax = configuration->get("key_maximum"); kmax && kmax->v->isNumber())
-            workload += ".." + kmax->v->text();
-        if (auto mkg = configuration->get("multi_key_get"); mkg && mkg->v->isNumber()) {
-            const std::uint64_t n = mkg->count();
-            if (n > 0) {
-                workload += ", MGET of " + std::to_string(n) + " keys";
-                for (std::size_t i = 0; i < test.commands.size(); ++i)
-                    if (test.commands[i].name == "MGET")
-                        loaded.commandKeysPerRequest[i] = std::uint32_t(std::min<std::uint64_t>(n, UINT32_MAX));
-            }
-        }
-        if (auto cmds = configuration->get("commands"); cmds && cmds->v->isArray())
-            for (const JsonValue& c : cmds->v->items())
-                if (const JsonValue* line = c.find("command"); line && line->isString())
-                    workload += "; " + line->text();
-    }
-    spec.generator = describedWorkload(workload);
+    spec.generator = describedWorkload(memtierWorkloadText(configuration, test, loaded));
     std::vector<std::string> statNames;
     for (const CommandResult& c : test.commands)
         statNames.push_back(lower(c.name));
     for (std::size_t i = 0; i < statNames.size(); ++i)
         spec.commandStatName += (i ? "," : "") + statNames[i];
     test.commandStatName = spec.commandStatName;
-    out.run.config.tests.push_back(std::move(spec));
+    return spec;
+}
+
+// One run's block ("ALL STATS", "RUN #n RESULTS", …) as a test of `out`.
+void readMemtierBlock(const JNode& block, const std::string& testName, const JNode* configuration, LoadedRun& out)
+{
+    if (!block.v->isObject())
+        block.fail(std::string("expected an object, found ") + block.v->typeName());
+    TestResult test;
+    LoadedTest loaded;
+    test.name = testName;
+    const double seconds = readRuntime(block, test, out);
+    const std::vector<MemtierRowData> rows = memtierRows(block);
+    const JNode totals = block.at("Totals");
+    const HistogramKinds kinds = readCommands(rows, block, test, loaded);
+    readTotals(totals, block, kinds, testName, test, loaded, out);
+    readTimeSeries(totals, rows, seconds, test);
+    out.run.config.tests.push_back(memtierTestSpec(testName, configuration, test, loaded));
     out.run.tests.push_back(std::move(test));
     out.tests.push_back(std::move(loaded));
 }

@@ -99,6 +99,48 @@ void readInterval(const Node& n, IntervalPoint& p)
     }
 }
 
+// One of a test's commands, with its figures as stated over the test's seconds.
+void readCommand(const Node& c, TestResult& t, LoadedTest& loaded)
+{
+    CommandResult command;
+    command.name = c.at("name").string();
+    command.requests = c.at("requests").uint64();
+    optUint64(c, "errors", command.errors);
+    optUint64(c, "hits", command.hits);
+    optUint64(c, "misses", command.misses);
+    optUint64(c, "bytesSent", command.bytesSent);
+    optUint64(c, "bytesReceived", command.bytesReceived);
+    StatedFigures cf;
+    if (auto s = c.get("latencyMs"))
+        readLatencySummary(*s, cf);
+    const Node h = c.at("histogram");
+    command.latency = decodeHistogram(h);
+    if (command.latency.count() != command.requests)
+        h.fail("holds " + std::to_string(command.latency.count()) + " latencies but the command counts "
+               + std::to_string(command.requests) + " requests");
+    cf.requests = command.requests;
+    cf.errors = command.errors;
+    if (t.seconds > 0) {
+        cf.opsPerSec = double(command.requests) / t.seconds;
+        cf.kbPerSec = double(command.bytesSent + command.bytesReceived) / 1024.0 / t.seconds;
+    }
+    t.commands.push_back(std::move(command));
+    loaded.commands.push_back(cf);
+    loaded.commandKeysPerRequest.push_back(0);
+}
+
+void readCrossCheck(const Node& check, ServerCrossCheck& c)
+{
+    optBool(check, "available", c.available);
+    optString(check, "command", c.command);
+    optString(check, "unavailable", c.unavailable);
+    optUint64(check, "serverCalls", c.serverCalls);
+    optUint64(check, "serverRejectedCalls", c.serverRejectedCalls);
+    optUint64(check, "serverFailedCalls", c.serverFailedCalls);
+    optUint64(check, "tachoCalls", c.tachoCalls);
+    optUint64(check, "clientRequests", c.clientRequests);
+}
+
 } // namespace
 
 void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
@@ -166,34 +208,8 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
 
     if (auto commands = n.get("commands")) {
         commands->array();
-        for (std::size_t i = 0; i < commands->size(); ++i) {
-            const Node c = commands->item(i).object();
-            CommandResult command;
-            command.name = c.at("name").string();
-            command.requests = c.at("requests").uint64();
-            optUint64(c, "errors", command.errors);
-            optUint64(c, "hits", command.hits);
-            optUint64(c, "misses", command.misses);
-            optUint64(c, "bytesSent", command.bytesSent);
-            optUint64(c, "bytesReceived", command.bytesReceived);
-            StatedFigures cf;
-            if (auto s = c.get("latencyMs"))
-                readLatencySummary(*s, cf);
-            const Node h = c.at("histogram");
-            command.latency = decodeHistogram(h);
-            if (command.latency.count() != command.requests)
-                h.fail("holds " + std::to_string(command.latency.count()) + " latencies but the command counts "
-                       + std::to_string(command.requests) + " requests");
-            cf.requests = command.requests;
-            cf.errors = command.errors;
-            if (t.seconds > 0) {
-                cf.opsPerSec = double(command.requests) / t.seconds;
-                cf.kbPerSec = double(command.bytesSent + command.bytesReceived) / 1024.0 / t.seconds;
-            }
-            t.commands.push_back(std::move(command));
-            loaded.commands.push_back(cf);
-            loaded.commandKeysPerRequest.push_back(0);
-        }
+        for (std::size_t i = 0; i < commands->size(); ++i)
+            readCommand(commands->item(i).object(), t, loaded);
     }
 
     if (auto intervals = n.get("intervals")) {
@@ -205,18 +221,8 @@ void readTest(const Node& n, TestResult& t, LoadedTest& loaded)
         }
     }
 
-    if (auto check = n.get("crossCheck")) {
-        check->object();
-        ServerCrossCheck& c = t.crossCheck;
-        optBool(*check, "available", c.available);
-        optString(*check, "command", c.command);
-        optString(*check, "unavailable", c.unavailable);
-        optUint64(*check, "serverCalls", c.serverCalls);
-        optUint64(*check, "serverRejectedCalls", c.serverRejectedCalls);
-        optUint64(*check, "serverFailedCalls", c.serverFailedCalls);
-        optUint64(*check, "tachoCalls", c.tachoCalls);
-        optUint64(*check, "clientRequests", c.clientRequests);
-    }
+    if (auto check = n.get("crossCheck"))
+        readCrossCheck(check->object(), t.crossCheck);
     if (auto telemetry = n.get("telemetry")) {
         std::string error;
         if (!readTelemetryJson(telemetry->value(), telemetry->path(), t.telemetry, &error))
