@@ -237,6 +237,32 @@ private slots:
         QCOMPARE(quint64(file["tests"].toArray().at(0).toObject()["requests"].toInteger()), fleet.sets());
     }
 
+    // FLUSHALL on the control server mid-run (presence, leases, streams and
+    // acknowledgements gone at once): agents claim their names again, the
+    // coordinator its leases, what was not acknowledged is posted again; no
+    // agent is lost or stopped, nothing is counted twice.
+    void controlServerFlushedMidRun()
+    {
+        FaultFleet fleet;
+        const QString error = fleet.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString json = m_dir.filePath("flushed.json");
+        const auto coordinator = fleet.runUnderWay("3", json);
+        QVERIFY(coordinator);
+        QCOMPARE(fleet.control.command({ "FLUSHALL" }).text, QByteArray("OK"));
+        const CliResult run = coordinator->finish(kEndMs);
+        QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
+        const QJsonObject file = readRunFileJson(json);
+        QCOMPARE(file["status"].toString(), QString("completed"));
+        qint64 streamed = 0;
+        for (const QJsonValue& agent : file["fleet"].toObject()["agents"].toArray())
+            streamed += agent.toObject()["intervals"].toObject()["requests"].toInteger();
+        qInfo("target saw %llu; merged %lld, streamed %lld", fleet.sets(),
+              file["tests"].toArray().at(0).toObject()["requests"].toInteger(), streamed);
+        QCOMPARE(quint64(file["tests"].toArray().at(0).toObject()["requests"].toInteger()), fleet.sets());
+        QCOMPARE(quint64(streamed), fleet.sets());
+    }
+
     // SIGSTOP longer than detection: lost, the run says failed and accounts
     // for it; resumed after the run, it stops, reports once and is idle again.
     void longStallIsLostAndComesBackIdle()
