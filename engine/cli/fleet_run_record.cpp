@@ -63,9 +63,13 @@ LostAccount lostAccount(const FleetRunWatch& watch, const std::string& agent, co
     const double rate = peakRate(watch.streamed(), agent);
     if (rate > 0) {
         // From the last interval that arrived (or the run's start) to when it
-        // was declared lost, and one second more: the interval it was filling.
+        // was declared lost, a second more for the interval it was filling and
+        // one for a live agent to see its stop at its next heartbeat. (An
+        // agent cut off from the control server but not from the target goes
+        // on until it misses its coordinator's lease: kCoordinatorGoneMs.)
         const std::int64_t from = loss.lastIntervalAtMs > 0 ? loss.lastIntervalAtMs : watch.startedAtMs();
-        const double silentSeconds = double(std::max<std::int64_t>(0, loss.lostAtMs - from)) / 1000 + 1;
+        const double silentSeconds = double(std::max<std::int64_t>(0, loss.lostAtMs - from)) / 1000 + 1
+            + double(kAgentHeartbeatMs) / 1000;
         const auto atRate = std::uint64_t(std::ceil(rate * silentSeconds));
         if (!account.bounded || atRate < account.unknownAtMost) {
             account.unknownAtMost = atRate;
