@@ -311,7 +311,11 @@ bool postOrder(ControlChannel& control, const FleetOrder& order, const FleetKey*
                                     "*", "order", json };
     if (key)
         args.insert(args.end(), { "mac", key->sign(kOrderSignatureContext, json) });
-    return control.request(args, error).has_value();
+    if (!control.request(args, error))
+        return false;
+    // Every key expires (issue 29): an agent gone for good leaves no stream behind for ever.
+    control.command({ "EXPIRE", fleetOrdersStream(order.agent), std::to_string(kResultsStreamTtlSeconds) }, nullptr);
+    return true;
 }
 
 std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error)

@@ -7,7 +7,8 @@
 //                              gone a few seconds after the agent is; also
 //                              the claim on the name (fleet_claims.h)
 //   tacho:fleet:lease:NAME     the coordinator using the agent (fleet_claims.h)
-//   tacho:fleet:orders:NAME    a stream of orders for that agent (capped)
+//   tacho:fleet:orders:NAME    a stream of orders for that agent (capped;
+//                              expires a day after the last order)
 //   tacho:fleet:results:RUN    a stream of what the agents report for a run
 //   tacho:fleet:stop:RUN       set by the coordinator to stop a run early,
 //                              and when it ends (a straggler's run is over)

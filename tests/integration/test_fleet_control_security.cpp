@@ -296,7 +296,7 @@ private Q_SLOTS:
                                         "%R~tacho:fleet:lease:*" };
         const QStringList coordinatorRights { "ACL", "SETUSER", "tacho-coordinator", "on", ">coordinator-pw",
                                               "resetkeys", "-@all", "+ping", "+time", "+scan", "+get", "+set",
-                                              "+del", "+xadd", "+xread", "%R~tacho:fleet:agent:*",
+                                              "+del", "+expire", "+xadd", "+xread", "%R~tacho:fleet:agent:*",
                                               "~tacho:fleet:orders:*", "%R~tacho:fleet:results:*",
                                               "%R~tacho:fleet:intervals:*", "~tacho:fleet:stop:*", "~tacho:fleet:ack:*",
                                               "~tacho:fleet:intervals-ack:*", "~tacho:fleet:lease:*" };

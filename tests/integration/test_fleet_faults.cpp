@@ -315,6 +315,9 @@ private slots:
         QCOMPARE(file["tests"].toArray().at(0).toObject()["requests"].toInteger(), 600);
         for (const QJsonValue& agent : file["fleet"].toObject()["agents"].toArray())
             QCOMPARE(agent.toObject()["intervals"].toObject()["duplicatesIgnored"].toInteger(), 0);
+        // Every key the fleet leaves expires, the orders too (issue 29's footprint).
+        for (const auto& key : fleet.control.command({ "KEYS", "tacho:fleet:*" }).elements)
+            QVERIFY2(fleet.control.commandInteger({ "PTTL", QString::fromUtf8(key.text) }) > 0, key.text.constData());
     }
 
     // SIGTERM with an agent stalled: the others stop and report; a second
