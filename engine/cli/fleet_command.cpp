@@ -195,12 +195,14 @@ std::optional<std::vector<FleetOrder>> postOrders(ControlChannel& control, const
 // The agents --agents names (or as many idle ones), once the control server
 // lists them idle and this coordinator holds their leases: agents finishing a
 // run or just starting say so at their next heartbeat, so a few heartbeats'
-// grace before the answer is no (a UsageError naming the idle ones, or the
-// coordinator that holds one). Nullopt with *error when the control server
+// grace before the answer is no (a UsageError naming the idle ones, and the
+// coordinator that holds one), and a lease's life when another holds one. Nullopt with *error when the control server
 // cannot be read.
 std::optional<std::vector<AgentInfo>> leaseAgentsFor(ControlChannel& control, const FleetOptions& fleet,
                                                      const std::string& holder, std::string* error)
 {
+    // A lease held by a coordinator that died lapses within its life: that long before a no.
+    const std::int64_t leasesLapseBy = localTimeMs() + kLeaseTtlMs + kAgentHeartbeatMs;
     for (int attempt = 0;; ++attempt) {
         auto online = onlineAgents(control, error);
         if (!online)
@@ -228,7 +230,7 @@ std::optional<std::vector<AgentInfo>> leaseAgentsFor(ControlChannel& control, co
         } catch (const UsageError& e) {
             why = e.what() + (held.empty() ? std::string() : "; " + held);
         }
-        if (attempt >= 3)
+        if (attempt >= 3 && (held.empty() || localTimeMs() > leasesLapseBy))
             throw UsageError(why);
         std::this_thread::sleep_for(std::chrono::milliseconds(kAgentHeartbeatMs));
     }
