@@ -5,12 +5,10 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <random>
-#include <set>
 #include <thread>
 
 #include <unistd.h>
