@@ -18,6 +18,7 @@
 #include "engine/cli/secrets.h"
 #include "engine/cli/uri.h"
 #include "engine/cli/usage_error.h"
+#include "engine/fleet/fleet_claims.h"
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_poster.h"
 #include "engine/fleet/order_gate.h"
@@ -65,39 +66,102 @@ struct AgentState {
     bool done = false;
     std::string runId;                    // the order under way
     RunController* controller = nullptr;  // its run, while it runs
+    bool stopRun = false;                 // the order under way is to stop (or not start)
+    bool coordinatorGone = false;         // ... because its coordinator's lease is gone: no one takes its report
+    std::string nameLost;                 // set: another process holds our name (who), we end
 };
 
-// Renews the presence every kAgentHeartbeatMs on a connection of its own
-// (an order's run must not silence it) and stops the order under way when
-// the coordinator asks.
+// Whether the run under way is over for this agent: its coordinator (or the
+// run's end) said stop, or its coordinator's lease has been gone for
+// kCoordinatorGoneMs. Says why once on `err`.
+class RunWatchdog {
+public:
+    bool shouldStop(ControlChannel& control, const AgentInfo& info, std::ostream& err)
+    {
+        if (info.runId != m_runId) {
+            m_runId = info.runId;
+            m_leaseSeenAtMs = localTimeMs();
+            m_said = false;
+            m_coordinatorGone = false;
+        }
+        if (m_runId.empty())
+            return false;
+        const auto stop = control.command({ "EXISTS", fleetStopKey(m_runId), fleetAgentStopKey(m_runId, info.name) },
+                                          nullptr);
+        if (stop && stop->integer > 0)
+            return true;
+        const auto lease = currentLease(control, info.name, nullptr);
+        if (lease && leaseIsRun(*lease, m_runId))
+            m_leaseSeenAtMs = localTimeMs();
+        if (localTimeMs() - m_leaseSeenAtMs <= kCoordinatorGoneMs)
+            return false;
+        m_coordinatorGone = true;
+        if (!m_said)
+            err << kPrefix << "run " << m_runId << ": its coordinator's lease has not been renewed for "
+                << kCoordinatorGoneMs / 1000 << " s (the coordinator is gone); stopping the run\n"
+                << std::flush;
+        m_said = true;
+        return true;
+    }
+
+    bool coordinatorGone() const { return m_coordinatorGone; }
+
+private:
+    std::string m_runId;
+    bool m_coordinatorGone = false;
+    std::int64_t m_leaseSeenAtMs = 0;
+    bool m_said = false;
+};
+
+// Renews the presence (the claim on the name) every kAgentHeartbeatMs on a
+// connection of its own (an order's run must not silence it) and stops the
+// order under way when its run is over; ends the agent when another process
+// holds its name (this one was stalled past its claim, and a restarted one
+// took it over).
 void heartbeat(const RunConfig& server, AgentInfo info, AgentState& state, std::ostream& err)
 {
     ControlChannel control(server);
     ControlOutage outage;
+    RunWatchdog watchdog;
     std::unique_lock lock(state.mutex);
     while (!state.done) {
         info.runId = state.runId;
         lock.unlock();
         info.seenAtMs = localTimeMs() + info.clockOffsetMs;
         std::string error;
+        AgentInfo holder;
         bool stop = false;
-        if (!announceAgent(control, info, &error)) {
+        std::string nameLost;
+        switch (claimAgentName(control, info, &holder, &error)) {
+        case NameClaim::Failed:
             outage.say(error, err, kPrefix);
-        } else {
+            break;
+        case NameClaim::HeldByAnother:
+            nameLost = "host " + holder.host + ", incarnation " + holder.incarnation;
+            stop = true;
+            break;
+        case NameClaim::Held:
             outage.recovered();
-            if (!info.runId.empty()) {
-                const auto reply = control.command({ "EXISTS", fleetStopKey(info.runId) }, nullptr);
-                stop = reply && reply->integer == 1;
-            }
+            break;
         }
+        stop = watchdog.shouldStop(control, info, err) || stop;
         lock.lock();
-        if (stop && state.controller && state.runId == info.runId)
-            state.controller->requestStop();
+        if (stop && state.runId == info.runId && !info.runId.empty()) {
+            state.stopRun = true;
+            state.coordinatorGone = watchdog.coordinatorGone();
+            if (state.controller)
+                state.controller->requestStop();
+        }
+        if (!nameLost.empty()) {
+            state.nameLost = nameLost;
+            break;
+        }
         state.wake.wait_for(lock, std::chrono::milliseconds(kAgentHeartbeatMs), [&] { return state.done; });
     }
     // Gone at once rather than when the presence expires.
     lock.unlock();
-    control.command({ "DEL", fleetAgentKey(info.name) }, nullptr);
+    if (state.nameLost.empty())
+        releaseAgentName(control, info);
 }
 
 std::string tail(const std::string& text, std::size_t bytes)
@@ -113,7 +177,15 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
     std::ostream& err = *io.err;
     AgentReport report;
     report.agent = info.name;
-    // Posted until the coordinator acknowledges it (or gives up on us).
+    const auto stopped = [&] {
+        std::lock_guard lock(state.mutex);
+        return state.stopRun;
+    };
+    const auto coordinatorGone = [&] {
+        std::lock_guard lock(state.mutex);
+        return state.coordinatorGone;
+    };
+    // Posted until the coordinator acknowledges it (or gives up on us, or is gone).
     const auto post = [&] {
         const std::int64_t giveUpAt = localTimeMs() + kReportRetryMs;
         std::int64_t postedAt = 0;
@@ -131,13 +203,18 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
             const auto acked = control.command({ "EXISTS", fleetAckKey(order.runId, info.name) }, nullptr);
             if (acked && acked->integer == 1)
                 return;
+            if (postedAt > 0 && coordinatorGone()) {
+                err << kPrefix << "run " << order.runId << ": its coordinator is gone; the report stays on the "
+                    << "control server for a day\n" << std::flush;
+                return;
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
         }
         err << kPrefix << "run " << order.runId << ": the coordinator never took the report\n" << std::flush;
     };
     // Start together: the order's start time is on the control server's clock.
     const std::int64_t startLocal = order.startAtMs - info.clockOffsetMs;
-    while (localTimeMs() < startLocal && !interrupted(io))
+    while (localTimeMs() < startLocal && !interrupted(io) && !stopped())
         std::this_thread::sleep_for(std::chrono::milliseconds(std::min<std::int64_t>(50, startLocal - localTimeMs())));
 
     std::error_code ec;
@@ -167,6 +244,9 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
         {
             std::lock_guard lock(state.mutex);
             state.controller = controller;
+            // Told to stop before its start: it ends at once, with nothing run.
+            if (controller && state.stopRun)
+                controller->requestStop();
         }
         if (io.onController)
             io.onController(controller);
@@ -308,6 +388,88 @@ void refuseOrder(ControlChannel& control, const std::string& agent, const std::s
             << std::flush;
 }
 
+// One order as it arrived: checked (order_gate.h, lineRefusal), then run
+// and reported, or refused and said so.
+void serveOrder(const ReceivedOrder& received, OrderGate& gate, const AgentTrust& trust, const AgentInfo& info,
+                const RunConfig& server, ControlChannel& control, AgentState& state, const CommandIo& io)
+{
+    std::ostream& err = *io.err;
+    const auto now = control.serverTimeMs(nullptr).value_or(localTimeMs() + info.clockOffsetMs);
+    OrderGate::Verdict verdict = gate.admit(received, now);
+    if (verdict.order)
+        verdict.refusal = lineRefusal(*verdict.order, trust);
+    if (!verdict.refusal.empty()) {
+        refuseOrder(control, info.name, verdict.runId, verdict.refusal, err);
+        return;
+    }
+    const FleetOrder& order = *verdict.order;
+    if (order.startAtMs + kStaleOrderMs < now) {
+        err << kPrefix << "run " << order.runId << ": its start time passed "
+            << (now - order.startAtMs) / 1000 << " s ago; not run\n"
+            << std::flush;
+        return;
+    }
+    {
+        std::lock_guard lock(state.mutex);
+        state.runId = order.runId;
+    }
+    runOrder(order, info, server, control, state, io);
+    {
+        std::lock_guard lock(state.mutex);
+        state.runId.clear();
+        state.stopRun = false;
+        state.coordinatorGone = false;
+    }
+    // Idle again now, not at the next heartbeat: the next run may be waiting.
+    AgentInfo idle = info;
+    idle.seenAtMs = localTimeMs() + info.clockOffsetMs;
+    claimAgentName(control, idle, nullptr, nullptr);
+}
+
+// Takes the agent's name on the control server (fleet_claims.h): at once when
+// it is free; when a process that no longer renews it still holds it (this
+// agent's previous incarnation, killed: a restart under systemd), once its
+// claim expires. A holder that renews it is alive: refused (status 2, a
+// setting to fix, not a failure a restart cures). 0 when taken.
+int claimName(ControlChannel& control, const AgentInfo& info, std::ostream& err)
+{
+    const std::int64_t giveUpAt = localTimeMs() + kAgentPresenceTtlMs + 2 * kAgentHeartbeatMs;
+    std::int64_t holderSeenAt = -1;
+    bool said = false;
+    for (;;) {
+        AgentInfo holder;
+        std::string error;
+        AgentInfo mine = info;
+        mine.seenAtMs = localTimeMs() + info.clockOffsetMs;
+        switch (claimAgentName(control, mine, &holder, &error)) {
+        case NameClaim::Held:
+            return 0;
+        case NameClaim::Failed:
+            err << kPrefix << printable(error) << "\n";
+            return 1;
+        case NameClaim::HeldByAnother:
+            break;
+        }
+        const bool renewed = holderSeenAt >= 0 && holder.seenAtMs != holderSeenAt;
+        if (renewed || localTimeMs() >= giveUpAt) {
+            err << kPrefix << "--name " << info.name << ": another live agent holds this name on the control server "
+                << control.where() << " (host " << printable(holder.host) << ", version " << printable(holder.version)
+                << (holder.runId.empty() ? std::string() : ", running " + printable(holder.runId))
+                << "); give each agent a name of its own\n"
+                << std::flush;
+            return 2;
+        }
+        if (!said)
+            err << kPrefix << info.name << ": the name is still claimed (host " << printable(holder.host)
+                << "); waiting up to " << (kAgentPresenceTtlMs + 2 * kAgentHeartbeatMs) / 1000
+                << " s to see whether its holder is alive\n"
+                << std::flush;
+        said = true;
+        holderSeenAt = holder.seenAtMs;
+        std::this_thread::sleep_for(std::chrono::milliseconds(kAgentHeartbeatMs / 2));
+    }
+}
+
 } // namespace
 
 std::string agentUsage()
@@ -335,7 +497,14 @@ std::string agentUsage()
            "--hdr-file-prefix, --client-stats, --prometheus-file, ...), to send metrics, or to --cleanup or\n"
            "--preload (the coordinator's, once) is refused. A refused order is one line on standard error and\n"
            "is reported to its coordinator, which stops the run.\n\n"
-           "Ctrl+C (or SIGTERM) stops the agent; a run under way stops and is reported first.\n";
+           "The name is a claim on the control server: a second live agent under the same name does not start\n"
+           "(status 2, naming the holder); a restarted one takes it once the old process's claim expires (a few\n"
+           "seconds), and a run of its old incarnation is counted lost by its coordinator. While it runs an\n"
+           "order, an agent whose coordinator's lease is not renewed for "
+        + std::to_string(kCoordinatorGoneMs / 1000)
+        + " s (the coordinator was killed or cut off)\n"
+          "stops the run and reports it.\n\n"
+          "Ctrl+C (or SIGTERM) stops the agent; a run under way stops and is reported first.\n";
 }
 
 RunConfig controlServerConfig(const std::string& uri)
@@ -391,15 +560,10 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
     ControlChannel control(server);
     std::string error;
     const auto offset = control.connect(&error) ? control.measureClockOffset(&error) : std::nullopt;
-    std::optional<std::string> lastOrder = offset ? latestOrderId(control, name, &error) : std::nullopt;
-    if (!lastOrder) {
+    if (!offset) {
         err << kPrefix << printable(error) << "\n";
         return 1;
     }
-    // When this agent started, by the control server's clock, less the
-    // offset's uncertainty (half a round trip, and a margin for clock steps):
-    // no coordinator can have seen it announced before.
-    const std::int64_t startedAtMs = localTimeMs() + offset->offsetMs - offset->roundTripMs / 2 - kStartMarginMs;
     AgentInfo info;
     info.name = name;
     char host[256] = {};
@@ -408,6 +572,19 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
     info.cores = static_cast<int>(std::thread::hardware_concurrency());
     info.clockOffsetMs = offset->offsetMs;
     info.roundTripMs = offset->roundTripMs;
+    info.incarnation = newIncarnation();
+    if (const int status = claimName(control, info, err); status != 0)
+        return status;
+    std::optional<std::string> lastOrder = latestOrderId(control, name, &error);
+    if (!lastOrder) {
+        err << kPrefix << printable(error) << "\n";
+        releaseAgentName(control, info);
+        return 1;
+    }
+    // When this agent started, by the control server's clock, less the
+    // offset's uncertainty (half a round trip, and a margin for clock steps):
+    // no coordinator can have seen it announced before.
+    const std::int64_t startedAtMs = localTimeMs() + offset->offsetMs - offset->roundTripMs / 2 - kStartMarginMs;
 
     AgentState state;
     std::thread beat([&] { heartbeat(server, info, state, err); });
@@ -418,8 +595,12 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         << std::flush;
     OrderGate gate(name, std::move(trust.key), startedAtMs);
 
+    const auto nameLost = [&] {
+        std::lock_guard lock(state.mutex);
+        return state.nameLost;
+    };
     ControlOutage outage;
-    while (!interrupted(io)) {
+    while (!interrupted(io) && nameLost().empty()) {
         const auto orders = readOrders(control, name, &*lastOrder, 1000, &error);
         if (!orders) {
             outage.failed(error, err, kPrefix);
@@ -427,36 +608,9 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
         }
         outage.recovered();
         for (const ReceivedOrder& received : *orders) {
-            if (interrupted(io))
+            if (interrupted(io) || !nameLost().empty())
                 break;
-            const auto now = control.serverTimeMs(nullptr).value_or(localTimeMs() + info.clockOffsetMs);
-            OrderGate::Verdict verdict = gate.admit(received, now);
-            if (verdict.order)
-                verdict.refusal = lineRefusal(*verdict.order, trust);
-            if (!verdict.refusal.empty()) {
-                refuseOrder(control, name, verdict.runId, verdict.refusal, err);
-                continue;
-            }
-            const FleetOrder& order = *verdict.order;
-            if (order.startAtMs + kStaleOrderMs < now) {
-                err << kPrefix << "run " << order.runId << ": its start time passed "
-                    << (now - order.startAtMs) / 1000 << " s ago; not run\n"
-                    << std::flush;
-                continue;
-            }
-            {
-                std::lock_guard lock(state.mutex);
-                state.runId = order.runId;
-            }
-            runOrder(order, info, server, control, state, io);
-            {
-                std::lock_guard lock(state.mutex);
-                state.runId.clear();
-            }
-            // Idle again now, not at the next heartbeat: the next run may be waiting.
-            AgentInfo idle = info;
-            idle.seenAtMs = localTimeMs() + info.clockOffsetMs;
-            announceAgent(control, idle, nullptr);
+            serveOrder(received, gate, trust, info, server, control, state, io);
         }
     }
     {
@@ -465,6 +619,11 @@ int runAgentCommand(std::span<const std::string> args, const CommandIo& io)
     }
     state.wake.notify_all();
     beat.join();
+    if (!state.nameLost.empty()) {
+        err << kPrefix << name << ": another agent now holds this name (" << printable(state.nameLost)
+            << "); this one was away longer than its claim lasts, and ends\n";
+        return 1;
+    }
     out << kPrefix << name << " stopped\n";
     return 0;
 }

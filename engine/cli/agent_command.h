@@ -8,8 +8,11 @@
 // The target's password never comes with an order: the agent takes it from
 // its own REDISCLI_AUTH.
 //
+// Its name is a claim on the control server (engine/fleet/fleet_claims.h).
+//
 // Exit status: 0 stopped by a signal, 1 the control server could not be
-// reached at start, 2 usage error.
+// reached at start, or another process took the name over while this one was
+// stalled, 2 usage error or the name held by another live agent.
 #include <span>
 #include <string>
 

@@ -5,19 +5,20 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <random>
-#include <set>
 #include <thread>
+
+#include <unistd.h>
 
 #include "engine/cli/agent_command.h"
 #include "engine/cli/fleet_run_record.h"
 #include "engine/cli/memtier_command.h"
 #include "engine/cli/secrets.h"
 #include "engine/cli/shared_options.h"
+#include "engine/fleet/fleet_claims.h"
 #include "engine/fleet/fleet_key.h"
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_merger.h"
@@ -37,16 +38,8 @@ namespace {
 // Time for every agent to read its order and measure nothing more before
 // the common start.
 constexpr std::int64_t kStartDelayMs = 1500;
-// How often the coordinator looks for agents that went away.
-constexpr std::int64_t kPresenceCheckMs = 2000;
 // Starts possibly further apart than this are reported.
 constexpr std::int64_t kStartSkewWarningMs = 50;
-// How long a report waits for the intervals it counts before it is taken
-// with a gap (an agent whose queue overflowed while the control server was away).
-constexpr std::int64_t kIntervalWaitMs = 15000;
-// How often each agent's interval acknowledgement is set again (a restarted
-// control server has lost it).
-constexpr std::int64_t kIntervalAckMs = 1000;
 
 std::string newRunId()
 {
@@ -198,24 +191,179 @@ std::optional<std::vector<FleetOrder>> postOrders(ControlChannel& control, const
 }
 
 // The agents --agents names (or as many idle ones), once the control server
-// lists them idle: agents finishing a run or just starting say so at their
-// next heartbeat, so a few heartbeats' grace before the answer is no (a
-// UsageError naming the idle ones). Nullopt with *error when the control
-// server cannot be read.
-std::optional<std::vector<AgentInfo>> idleAgentsFor(ControlChannel& control, const FleetOptions& fleet, std::string* error)
+// lists them idle and this coordinator holds their leases: agents finishing a
+// run or just starting say so at their next heartbeat, so a few heartbeats'
+// grace before the answer is no (a UsageError naming the idle ones, and the
+// coordinator that holds one), and a lease's life when another holds one. Nullopt with *error when the control server
+// cannot be read.
+std::optional<std::vector<AgentInfo>> leaseAgentsFor(ControlChannel& control, const FleetOptions& fleet,
+                                                     const std::string& holder, std::string* error)
 {
+    // A lease held by a coordinator that died lapses within its life: that long before a no.
+    const std::int64_t leasesLapseBy = localTimeMs() + kLeaseTtlMs + kAgentHeartbeatMs;
     for (int attempt = 0;; ++attempt) {
-        const auto online = onlineAgents(control, error);
+        auto online = onlineAgents(control, error);
         if (!online)
             return std::nullopt;
-        try {
-            return chooseAgents(*online, fleet, control.where());
-        } catch (const UsageError&) {
-            if (attempt >= 3)
-                throw;
+        // Agents another coordinator holds are not idle, whatever their presence says yet.
+        std::string held;
+        for (AgentInfo& agent : *online) {
+            const auto lease = currentLease(control, agent.name, error);
+            if (!lease)
+                return std::nullopt;
+            if (lease->empty())
+                continue;
+            held = describeLease(agent.name, *lease);
+            if (agent.runId.empty())
+                agent.runId = *lease;
         }
+        std::string why;
+        try {
+            auto chosen = chooseAgents(*online, fleet, control.where());
+            std::vector<std::string> names;
+            for (const AgentInfo& agent : chosen)
+                names.push_back(agent.name);
+            if (takeLeases(control, names, holder, &why))
+                return chosen;
+        } catch (const UsageError& e) {
+            why = e.what() + (held.empty() ? std::string() : "; " + held);
+        }
+        if (attempt >= 3 && (held.empty() || localTimeMs() > leasesLapseBy))
+            throw UsageError(why);
         std::this_thread::sleep_for(std::chrono::milliseconds(kAgentHeartbeatMs));
     }
+}
+
+std::string thisHostName()
+{
+    char host[256] = {};
+    return ::gethostname(host, sizeof host - 1) == 0 ? host : "?";
+}
+
+// The agents' run files, read; what failed is said on `err`. `completed`
+// turns false for an agent that did not complete.
+std::vector<std::unique_ptr<LoadedRun>> agentRuns(const FleetRunWatch& watch, std::ostream& err, const char* prefix,
+                                                  bool& completed)
+{
+    std::vector<std::unique_ptr<LoadedRun>> runs;
+    for (const std::string& name : watch.names()) {
+        const auto it = watch.reports().find(name);
+        if (it == watch.reports().end() || watch.losses().count(name))
+            continue;
+        const AgentReport& report = it->second;
+        if (report.exitStatus != 0 || report.kind != "final") {
+            completed = false;
+            err << prefix << "agent " << name << " ended with status " << report.exitStatus << ": "
+                << printable(report.message) << "\n";
+        }
+        if (report.kind != "final")
+            continue;
+        auto run = std::make_unique<LoadedRun>();
+        std::string error;
+        if (!runFileFromJson(report.runFile, "agent " + name, *run, &error)) {
+            err << prefix << printable(error) << "\n";
+            completed = false;
+            continue;
+        }
+        run->path = name;
+        run->label = name;
+        runs.push_back(std::move(run));
+    }
+    return runs;
+}
+
+// What the merged run's status and failure say about the fleet: a run that
+// lacks a lost agent's share is not complete, whatever its parts say.
+void markIncomplete(RunResult& run, const FleetRunWatch& watch)
+{
+    if (watch.lost().empty())
+        return;
+    std::string failure;
+    for (const std::string& name : watch.lost())
+        failure += (failure.empty() ? "" : "; ") + ("agent " + name + " lost: " + watch.losses().at(name).why);
+    run.status = RunStatus::Failed;
+    run.failure = failure + " (its share is not in this result; the fleet section accounts for it)";
+}
+
+// One line per lost agent on `out`: what it delivered, sent after, what is unknown and missing.
+void printLostAgents(const FleetPlan& plan, const FleetRunWatch& watch, const std::vector<FleetOrder>& orders,
+                     std::ostream& out)
+{
+    const std::vector<std::string>& names = watch.names();
+    for (const std::string& name : watch.lost()) {
+        const std::size_t index = std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
+        const IntervalMerger::AgentTally& tally = *watch.streamed().agent(name);
+        const MissingLoad missing = missingLoad(tally, plan.given[index]);
+        const LostAccount account = lostAccount(watch, name, plan.given[index]);
+        out << "agent " << name << ": lost; its share is missing from the result (" << shareText(orders[index].args)
+            << "); " << account.delivered << " requests delivered in " << tally.received
+            << " streamed intervals before (" << fixedDecimals(tally.seconds(), 1)
+            << " s measured), in the run file's fleet section; sent after: " << account.sentAfter
+            << "; unknown: "
+            << (account.bounded ? "at most " + std::to_string(account.unknownAtMost) : std::string("unbounded"))
+            << "; missing: ";
+        if (missing.counted)
+            out << missing.requests << " requests\n";
+        else if (plan.given[index].seconds > 0)
+            out << fixedDecimals(missing.seconds, 1) << " s, about " << missing.requests << " requests at its rate\n";
+        else
+            out << "the rest of its share\n";
+    }
+}
+
+// The merged run: its parts merged, marked incomplete when an agent is
+// lost, written with the fleet section (the preload's tests lent, first),
+// printed. Returns the exit status.
+int finishMergedRun(const FleetPlan& plan, const FleetRunWatch& watch, const FleetRecord& record, bool completed,
+                    const CommandIo& io)
+{
+    std::ostream& err = *io.err;
+    std::vector<const LoadedRun*> parts;
+    const auto runs = agentRuns(watch, err, plan.prefix, completed);
+    for (const auto& run : runs)
+        parts.push_back(run.get());
+    if (parts.empty()) {
+        err << plan.prefix << "no agent delivered a result\n";
+        return 1;
+    }
+    LoadedRun merged;
+    std::vector<std::string> warnings;
+    std::string error;
+    if (!mergeRuns(parts, merged, &warnings, &error)) {
+        err << plan.prefix << printable(error) << "\n";
+        return 1;
+    }
+    // The agents' workloads and loads differ by design (key ranges, rates,
+    // threads divided): only the other differences are worth a warning.
+    for (const std::string& w : warnings)
+        if (w.rfind("workload differs", 0) != 0 && w.rfind("load differs", 0) != 0)
+            err << plan.prefix << "warning: " << printable(w) << "\n";
+    markIncomplete(merged.run, watch);
+    // The run file first: the dialect's clean-up is recorded in it.
+    int status = completed ? 0 : 1;
+    std::string runFile;
+    if (!plan.jsonPath.empty()) {
+        auto& tests = merged.run.tests;
+        const std::size_t leading = plan.leadingTests ? plan.leadingTests->size() : 0;
+        if (leading > 0)
+            tests.insert(tests.begin(), std::make_move_iterator(plan.leadingTests->begin()),
+                         std::make_move_iterator(plan.leadingTests->end()));
+        if (writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } }))
+            runFile = plan.jsonPath;
+        else {
+            err << plan.prefix << error << "\n";
+            status = 1;
+        }
+        if (leading > 0) {
+            std::move(tests.begin(), tests.begin() + std::ptrdiff_t(leading), plan.leadingTests->begin());
+            tests.erase(tests.begin(), tests.begin() + std::ptrdiff_t(leading));
+        }
+    }
+    status = std::max(status, plan.printResult(merged, runFile));
+    for (const RunSource& source : merged.sources)
+        *io.out << "agent " << source.file << ": " << source.requests << " requests"
+                << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
+    return status;
 }
 
 int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandIo& io)
@@ -242,9 +390,11 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     }
 
     ControlChannel control(server);
+    const std::string runId = newRunId();
+    const std::string holder = leaseHolder(runId, thisHostName());
     std::vector<AgentInfo> agents;
     try {
-        const auto chosen = control.connect(&error) ? idleAgentsFor(control, fleet, &error) : std::nullopt;
+        const auto chosen = control.connect(&error) ? leaseAgentsFor(control, fleet, holder, &error) : std::nullopt;
         if (!chosen) {
             err << kPrefix << printable(error) << "\n";
             return 1;
@@ -253,221 +403,34 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     } catch (const UsageError& e) {
         return usageError(e.what());
     }
-    const auto now = control.serverTimeMs(&error);
-    if (!now) {
-        err << kPrefix << printable(error) << "\n";
-        return 1;
-    }
-    const std::string runId = newRunId();
-    const int count = static_cast<int>(agents.size());
     std::vector<std::string> names;
     for (const AgentInfo& agent : agents)
         names.push_back(agent.name);
-    const auto posted = postOrders(control, plan, names, runId, *now, key ? &*key : nullptr, &error);
+    const auto now = control.serverTimeMs(&error);
+    const auto posted = now ? postOrders(control, plan, names, runId, *now, key ? &*key : nullptr, &error)
+                            : std::nullopt;
     if (!posted) {
         err << kPrefix << printable(error) << "\n";
+        releaseLeases(control, names, holder);
         return 1;
     }
     const std::vector<FleetOrder>& orders = *posted;
-    out << plan.doing << " on " << count << " agents (" << joined(names) << ") through " << control.where() << ", run "
-        << runId << "\n"
+    out << plan.doing << " on " << agents.size() << " agents (" << joined(names) << ") through " << control.where()
+        << ", run " << runId << "\n"
         << std::flush;
 
-    // Every agent ends as a run file, a failure, or lost. A report is taken
-    // (acknowledged) once every interval it counts has arrived.
-    std::map<std::string, AgentReport> reports;
-    std::map<std::string, std::int64_t> reportedAt;   // by this machine's clock
-    std::set<std::string> taken;
-    std::vector<std::string> lost;
-    IntervalMerger streamed(names);
-    std::string lastReportId = "0-0";
-    std::string lastIntervalId = "0-0";
-    bool stopSent = false;
-    // Every agent stops its share and still reports it.
-    const auto stopAgents = [&] {
-        if (stopSent)
-            return;
-        control.command({ "SET", fleetStopKey(runId), "1", "EX", "3600" }, nullptr);
-        err << kPrefix << "stopping the agents\n" << std::flush;
-        stopSent = true;
-    };
-    std::int64_t lastPresenceCheck = localTimeMs();
-    std::int64_t lastIntervalAck = 0;
-    std::map<std::string, std::int64_t> lastSeen;   // by this machine's clock
-    for (const std::string& name : names)
-        lastSeen[name] = lastPresenceCheck;
-    // Agents whose intervals are all in (taken) or that send no more (lost).
-    const auto finished = [&] {
-        std::set<std::string> done(lost.begin(), lost.end());
-        done.insert(taken.begin(), taken.end());
-        return done;
-    };
-    const auto showProgress = [&](const std::set<std::string>& done) {
-        for (const IntervalMerger::Second* second : streamed.takeReady(done)) {
-            if (!plan.quiet)
-                err << progressLine(*second, names) << "\n" << std::flush;
-            if (io.onFleetSecond)
-                io.onFleetSecond(secondRates(*second, names));
-        }
-    };
-    ControlOutage outage;
-    while (taken.size() + lost.size() < agents.size()) {
-        if (io.interrupts && io.interrupts->load() > 0)
-            stopAgents();   // Ctrl+C
-        const auto received = readRunStreams(control, runId, &lastReportId, &lastIntervalId, 1000, &error);
-        if (!received) {
-            outage.failed(error, err, kPrefix);
-            continue;
-        }
-        outage.recovered();
-        for (const FleetInterval& interval : received->intervals)
-            streamed.add(interval);
-        for (const AgentReport& report : received->reports) {
-            if (std::find(names.begin(), names.end(), report.agent) == names.end()
-                || std::find(lost.begin(), lost.end(), report.agent) != lost.end())
-                continue;
-            // The first copy counts; a repost (no acknowledgement seen yet) is the same report.
-            if (reports.emplace(report.agent, report).second) {
-                reportedAt[report.agent] = localTimeMs();
-                // A refusal will not change by waiting: the others stop, and the run ends now.
-                if (report.kind == "refused") {
-                    err << kPrefix << "agent " << report.agent << " refused its order: " << printable(report.message)
-                        << "\n";
-                    stopAgents();
-                }
-            } else if (taken.count(report.agent))
-                control.command({ "SET", fleetAckKey(runId, report.agent), "1", "EX", "3600" }, nullptr);
-        }
-        for (const auto& [name, report] : reports) {
-            if (taken.count(name))
-                continue;
-            const IntervalMerger::AgentTally& tally = *streamed.agent(name);
-            const bool complete = tally.complete >= report.intervals;
-            if (!complete && localTimeMs() - reportedAt[name] < kIntervalWaitMs)
-                continue;
-            if (!complete)
-                err << kPrefix << "agent " << name << ": " << report.intervals - std::min(report.intervals, tally.received)
-                    << " of its " << report.intervals << " intervals never arrived (the run file lists them)\n"
-                    << std::flush;
-            control.command({ "SET", fleetAckKey(runId, name), "1", "EX", "3600" }, nullptr);
-            taken.insert(name);
-        }
-        if (localTimeMs() - lastIntervalAck >= kIntervalAckMs) {
-            lastIntervalAck = localTimeMs();
-            for (const std::string& name : names)
-                if (const std::uint64_t complete = streamed.agent(name)->complete)
-                    control.command({ "SET", fleetIntervalAckKey(runId, name), std::to_string(complete), "EX", "3600" },
-                                    nullptr);
-        }
-        showProgress(finished());
-        if (localTimeMs() - lastPresenceCheck < kPresenceCheckMs)
-            continue;
-        lastPresenceCheck = localTimeMs();
-        const auto present = onlineAgents(control, &error);
-        if (!present)
-            continue;
-        for (const std::string& name : names) {
-            if (std::any_of(present->begin(), present->end(), [&](const AgentInfo& a) { return a.name == name; }))
-                lastSeen[name] = lastPresenceCheck;
-            // Gone for longer than a presence lasts: not a control server's
-            // restart (the heartbeat renews it within a second), the agent.
-            const bool gone = lastPresenceCheck - lastSeen[name] > kAgentPresenceTtlMs;
-            if (gone && !reports.count(name) && std::find(lost.begin(), lost.end(), name) == lost.end()) {
-                const IntervalMerger::AgentTally& tally = *streamed.agent(name);
-                err << kPrefix << "agent " << name << " went away (its heartbeat expired)";
-                if (tally.lastSeq > 0)
-                    err << " after its interval " << tally.lastSeq << " ("
-                        << printable(tally.tests.at(tally.furthest.first).name) << ", second "
-                        << tally.furthest.second << ")";
-                err << "; its share is lost\n" << std::flush;
-                lost.push_back(name);
-            }
-        }
-    }
-    showProgress(finished());
+    FleetRunWatch watch(control, runId, agents, holder, err, kPrefix);
+    watch.run(io.interrupts, [&](const IntervalMerger::Second& second) {
+        if (!plan.quiet)
+            err << progressLine(second, names) << "\n" << std::flush;
+        if (io.onFleetSecond)
+            io.onFleetSecond(secondRates(second, names));
+    });
+    watch.finish();
 
-    std::vector<std::unique_ptr<LoadedRun>> runs;
-    std::vector<const LoadedRun*> parts;
-    bool allCompleted = lost.empty();
-    for (const std::string& name : names) {
-        const auto it = reports.find(name);
-        if (it == reports.end())
-            continue;
-        const AgentReport& report = it->second;
-        if (report.exitStatus != 0 || report.kind != "final") {
-            allCompleted = false;
-            err << kPrefix << "agent " << name << " ended with status " << report.exitStatus << ": "
-                << printable(report.message) << "\n";
-        }
-        if (report.kind != "final")
-            continue;
-        auto run = std::make_unique<LoadedRun>();
-        if (!runFileFromJson(report.runFile, "agent " + name, *run, &error)) {
-            err << kPrefix << printable(error) << "\n";
-            allCompleted = false;
-            continue;
-        }
-        run->path = name;
-        run->label = name;
-        parts.push_back(run.get());
-        runs.push_back(std::move(run));
-    }
-    if (parts.empty()) {
-        err << kPrefix << "no agent delivered a result\n";
-        return 1;
-    }
-    LoadedRun merged;
-    std::vector<std::string> warnings;
-    if (!mergeRuns(parts, merged, &warnings, &error)) {
-        err << kPrefix << printable(error) << "\n";
-        return 1;
-    }
-    // The agents' workloads and loads differ by design (key ranges, rates,
-    // threads divided): only the other differences are worth a warning.
-    for (const std::string& w : warnings)
-        if (w.rfind("workload differs", 0) != 0 && w.rfind("load differs", 0) != 0)
-            err << kPrefix << "warning: " << printable(w) << "\n";
-    // The run file first: the dialect's clean-up is recorded in it.
-    int status = allCompleted ? 0 : 1;
-    std::string runFile;
-    if (!plan.jsonPath.empty()) {
-        FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, reports,
-                             lost, lastSeen, streamed };
-        auto& tests = merged.run.tests;
-        const std::size_t leading = plan.leadingTests ? plan.leadingTests->size() : 0;
-        if (leading > 0)
-            tests.insert(tests.begin(), std::make_move_iterator(plan.leadingTests->begin()),
-                         std::make_move_iterator(plan.leadingTests->end()));
-        if (writeMergedRunFile(plan.jsonPath, merged, &error, { { "fleet", fleetSection(record) } }))
-            runFile = plan.jsonPath;
-        else {
-            err << kPrefix << error << "\n";
-            status = 1;
-        }
-        if (leading > 0) {
-            std::move(tests.begin(), tests.begin() + std::ptrdiff_t(leading), plan.leadingTests->begin());
-            tests.erase(tests.begin(), tests.begin() + std::ptrdiff_t(leading));
-        }
-    }
-    status = std::max(status, plan.printResult(merged, runFile));
-    for (const RunSource& source : merged.sources)
-        out << "agent " << source.file << ": " << source.requests << " requests"
-            << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
-    for (const std::string& name : lost) {
-        const std::size_t index = std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
-        const auto& given = orders[index].args;
-        const IntervalMerger::AgentTally& tally = *streamed.agent(name);
-        const MissingLoad missing = missingLoad(tally, plan.given[index]);
-        out << "agent " << name << ": lost; its share is missing from the result (" << shareText(given) << "); "
-            << tally.requests() << " requests delivered in " << tally.received << " streamed intervals before ("
-            << fixedDecimals(tally.seconds(), 1) << " s measured), in the run file's fleet section; missing: ";
-        if (missing.counted)
-            out << missing.requests << " requests\n";
-        else if (plan.given[index].seconds > 0)
-            out << fixedDecimals(missing.seconds, 1) << " s, about " << missing.requests << " requests at its rate\n";
-        else
-            out << "the rest of its share\n";
-    }
+    const FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, watch };
+    const int status = finishMergedRun(plan, watch, record, watch.lost().empty(), io);
+    printLostAgents(plan, watch, orders, out);
     std::int64_t slowestRoundTrip = 0;
     for (const AgentInfo& agent : agents)
         slowestRoundTrip = std::max(slowestRoundTrip, agent.roundTripMs);

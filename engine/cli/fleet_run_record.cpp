@@ -24,6 +24,65 @@ MissingLoad missingLoad(const IntervalMerger::AgentTally& tally, const ShareLoad
 
 namespace {
 
+// The agent's highest rate over a second of at least half a second (a
+// test's short tail says little), or over any second when it has none.
+double peakRate(const IntervalMerger& streamed, const std::string& agent)
+{
+    double peak = 0, peakOfAny = 0;
+    for (const auto& [key, second] : streamed.seconds()) {
+        const auto share = second.agents.find(agent);
+        if (share == second.agents.end())
+            continue;
+        peakOfAny = std::max(peakOfAny, share->second.perSecond());
+        if (share->second.seconds >= 0.5)
+            peak = std::max(peak, share->second.perSecond());
+    }
+    return peak > 0 ? peak : peakOfAny;
+}
+
+} // namespace
+
+LostAccount lostAccount(const FleetRunWatch& watch, const std::string& agent, const ShareLoad& given)
+{
+    const AgentLoss& loss = watch.losses().at(agent);
+    const IntervalMerger::AgentTally& tally = *watch.streamed().agent(agent);
+    LostAccount account;
+    account.delivered = loss.deliveredRequests;
+    account.sentAfter = tally.requests() - std::min(tally.requests(), loss.deliveredRequests);
+    const std::uint64_t known = account.delivered + account.sentAfter;
+    if (loss.lateReport && loss.lateReport->kind == "final" && tally.complete >= loss.lateReport->intervals) {
+        account.bounded = true;
+        account.basis = "its late report, every interval it counts streamed";
+        return account;
+    }
+    if (given.requests > 0) {
+        account.bounded = true;
+        account.unknownAtMost = given.requests - std::min(given.requests, known);
+        account.basis = "its share's count less what is known";
+    }
+    const double rate = peakRate(watch.streamed(), agent);
+    if (rate > 0) {
+        // From the last interval that arrived (or the run's start) to when it
+        // was declared lost, a second more for the interval it was filling and
+        // one for a live agent to see its stop at its next heartbeat. (An
+        // agent cut off from the control server but not from the target goes
+        // on until it misses its coordinator's lease: kCoordinatorGoneMs.)
+        const std::int64_t from = loss.lastIntervalAtMs > 0 ? loss.lastIntervalAtMs : watch.startedAtMs();
+        const double silentSeconds = double(std::max<std::int64_t>(0, loss.lostAtMs - from)) / 1000 + 1
+            + double(kAgentHeartbeatMs) / 1000;
+        const auto atRate = std::uint64_t(std::ceil(rate * silentSeconds));
+        if (!account.bounded || atRate < account.unknownAtMost) {
+            account.unknownAtMost = atRate;
+            account.basis = "its highest rate (" + std::to_string(std::uint64_t(std::ceil(rate))) + "/s) over the "
+                + std::to_string(std::uint64_t(std::ceil(silentSeconds))) + " s it was not heard from";
+        }
+        account.bounded = true;
+    }
+    return account;
+}
+
+namespace {
+
 // What a lost agent delivered in its streamed intervals, and what of its
 // share that leaves missing.
 void writeLostLoad(JsonWriter& w, const IntervalMerger::AgentTally& tally, const ShareLoad& given)
@@ -93,6 +152,35 @@ void writeSecondsSeries(JsonWriter& w, const IntervalMerger& streamed)
 
 } // namespace
 
+namespace {
+
+// A lost agent: why, when, and its account.
+void writeLostAgent(JsonWriter& w, const FleetRecord& r, std::size_t index)
+{
+    const std::string& name = r.agents[index].name;
+    const AgentLoss& loss = r.watch.losses().at(name);
+    w.field("outcome", "lost")
+        .field("lostBecause", loss.why)
+        .field("lastSeenUtc", formatUtcTimestamp(double(r.watch.lastSeen().at(name)) / 1000));
+    writeLostLoad(w, *r.watch.streamed().agent(name), r.given[index]);
+    const LostAccount account = lostAccount(r.watch, name, r.given[index]);
+    w.key("account").beginObject().field("delivered", account.delivered).field("sentAfter", account.sentAfter);
+    if (account.bounded)
+        w.field("unknownAtMost", account.unknownAtMost).field("unknownBasis", account.basis);
+    else
+        w.key("unknownAtMost").null().field("unknownBasis", "nothing measured to bound it by");
+    w.endObject();
+    if (loss.lateReport)
+        w.key("lateReport")
+            .beginObject()
+            .field("kind", loss.lateReport->kind)
+            .field("exitStatus", loss.lateReport->exitStatus)
+            .field("intervals", loss.lateReport->intervals)
+            .endObject();
+}
+
+} // namespace
+
 std::string fleetSection(const FleetRecord& r)
 {
     JsonWriter w(0);
@@ -100,15 +188,17 @@ std::string fleetSection(const FleetRecord& r)
         .field("runId", r.runId)
         .field("controlServer", r.controlServer)
         .field("startAtUtc", formatUtcTimestamp(double(r.startAtMs) / 1000))
+        .field("complete", r.watch.complete())
         .key("agents")
         .beginArray();
     for (std::size_t i = 0; i < r.agents.size(); ++i) {
         const AgentInfo& agent = r.agents[i];
-        const auto report = r.reports.find(agent.name);
-        const bool lost = std::find(r.lost.begin(), r.lost.end(), agent.name) != r.lost.end();
-        const IntervalMerger::AgentTally& tally = *r.streamed.agent(agent.name);
+        const auto report = r.watch.reports().find(agent.name);
+        const bool lost = r.watch.losses().count(agent.name) > 0;
+        const IntervalMerger::AgentTally& tally = *r.watch.streamed().agent(agent.name);
         w.beginObject();
         writeAgentIdentity(w, agent);
+        w.field("incarnation", agent.incarnation);
         w.key("args").beginArray();
         for (const std::string& a : r.orders[i].args)
             w.value(a);
@@ -126,10 +216,8 @@ std::string fleetSection(const FleetRecord& r)
             w.value(seq);
         w.endArray().endObject();
         if (lost) {
-            w.field("outcome", "lost");
-            w.field("lastSeenUtc", formatUtcTimestamp(double(r.lastSeenLocalMs.at(agent.name)) / 1000));
-            writeLostLoad(w, tally, r.given[i]);
-        } else if (report != r.reports.end()) {
+            writeLostAgent(w, r, i);
+        } else if (report != r.watch.reports().end()) {
             w.field("outcome", report->second.kind == "final" ? "reported" : "failed")
                 .field("exitStatus", report->second.exitStatus)
                 .field("message", report->second.message);
@@ -137,7 +225,7 @@ std::string fleetSection(const FleetRecord& r)
         w.endObject();
     }
     w.endArray();
-    writeSecondsSeries(w, r.streamed);
+    writeSecondsSeries(w, r.watch.streamed());
     w.endObject();
     return w.str();
 }

@@ -10,6 +10,7 @@
 
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_merger.h"
+#include "engine/fleet/run_watch.h"
 
 namespace tacho::engine {
 
@@ -20,8 +21,8 @@ struct ShareLoad {
 };
 
 // What the run file keeps of a run on agents: who took part, what each was
-// given, how each ended, what each streamed, when a lost one was last seen
-// and how much of its load went missing.
+// given, how each ended (the watch's reports and losses), what each streamed,
+// and the account of a lost one.
 struct FleetRecord {
     std::string runId;
     std::string controlServer;
@@ -29,11 +30,25 @@ struct FleetRecord {
     const std::vector<AgentInfo>& agents;
     const std::vector<FleetOrder>& orders;
     const std::vector<ShareLoad>& given;
-    const std::map<std::string, AgentReport>& reports;
-    const std::vector<std::string>& lost;
-    const std::map<std::string, std::int64_t>& lastSeenLocalMs;
-    const IntervalMerger& streamed;
+    const FleetRunWatch& watch;
 };
+
+// What is known of a lost agent's requests, beside the merged run (which
+// leaves them out): what it delivered before it was lost, what it certainly
+// sent after (intervals or a report that came late), and at most how many
+// more the target may have seen from it that nobody reported — exact when
+// its late report's intervals all arrived (0) or its share was a count;
+// otherwise its highest measured rate over the time it was not heard from
+// before it was declared lost. The target's count of its requests lies in
+// [delivered + sentAfter, delivered + sentAfter + unknownAtMost].
+struct LostAccount {
+    std::uint64_t delivered = 0;
+    std::uint64_t sentAfter = 0;
+    bool bounded = false;            // false: nothing measured to bound it by
+    std::uint64_t unknownAtMost = 0;
+    std::string basis;               // how unknownAtMost was found
+};
+LostAccount lostAccount(const FleetRunWatch& watch, const std::string& agent, const ShareLoad& given);
 
 // What of a lost agent's share its streamed intervals do not cover: the
 // requests it was given less those delivered, or for a timed share the

@@ -133,6 +133,10 @@ std::string fleetAgentKey(const std::string& agent) { return kPrefix + std::stri
 std::string fleetOrdersStream(const std::string& agent) { return kPrefix + std::string("orders:") + agent; }
 std::string fleetResultsStream(const std::string& runId) { return kPrefix + std::string("results:") + runId; }
 std::string fleetStopKey(const std::string& runId) { return kPrefix + std::string("stop:") + runId; }
+std::string fleetAgentStopKey(const std::string& runId, const std::string& agent)
+{
+    return fleetStopKey(runId) + ":" + agent;
+}
 std::string fleetAckKey(const std::string& runId, const std::string& agent)
 {
     return kPrefix + std::string("ack:") + runId + ":" + agent;
@@ -166,7 +170,10 @@ std::string agentInfoToJson(const AgentInfo& info)
     JsonWriter w(0);
     w.beginObject();
     writeAgentIdentity(w, info);
-    w.field("seenAtMs", info.seenAtMs).field("runId", info.runId).endObject();
+    w.field("seenAtMs", info.seenAtMs)
+        .field("runId", info.runId)
+        .field("incarnation", info.incarnation)
+        .endObject();
     return w.str();
 }
 
@@ -188,6 +195,7 @@ bool agentInfoFromJson(const std::string& json, AgentInfo& out, std::string* err
     out.roundTripMs = integerField(*value, "roundTripMs");
     out.seenAtMs = integerField(*value, "seenAtMs");
     out.runId = stringField(*value, "runId");
+    out.incarnation = stringField(*value, "incarnation");
     return true;
 }
 
@@ -303,7 +311,11 @@ bool postOrder(ControlChannel& control, const FleetOrder& order, const FleetKey*
                                     "*", "order", json };
     if (key)
         args.insert(args.end(), { "mac", key->sign(kOrderSignatureContext, json) });
-    return control.request(args, error).has_value();
+    if (!control.request(args, error))
+        return false;
+    // Every key expires (issue 29): an agent gone for good leaves no stream behind for ever.
+    control.command({ "EXPIRE", fleetOrdersStream(order.agent), std::to_string(kResultsStreamTtlSeconds) }, nullptr);
+    return true;
 }
 
 std::optional<std::string> latestOrderId(ControlChannel& control, const std::string& agent, std::string* error)

@@ -4,10 +4,16 @@
 //
 //   tacho:fleet:agent:NAME     an agent's presence: its AgentInfo as JSON,
 //                              SET with a TTL and renewed by its heartbeat —
-//                              gone a few seconds after the agent is
-//   tacho:fleet:orders:NAME    a stream of orders for that agent (capped)
+//                              gone a few seconds after the agent is; also
+//                              the claim on the name (fleet_claims.h)
+//   tacho:fleet:lease:NAME     the coordinator using the agent (fleet_claims.h)
+//   tacho:fleet:orders:NAME    a stream of orders for that agent (capped;
+//                              expires a day after the last order)
 //   tacho:fleet:results:RUN    a stream of what the agents report for a run
-//   tacho:fleet:stop:RUN       set by the coordinator to stop a run early
+//   tacho:fleet:stop:RUN       set by the coordinator to stop a run early,
+//                              and when it ends (a straggler's run is over)
+//   tacho:fleet:stop:RUN:NAME  set by the coordinator for one agent it gave
+//                              up on (lost): should it come back, it stops
 //   tacho:fleet:ack:RUN:NAME   set by the coordinator once it holds NAME's
 //                              report and every interval it counts; until
 //                              then the agent posts it again (a control
@@ -45,6 +51,7 @@ std::string fleetAgentKey(const std::string& agent);
 std::string fleetOrdersStream(const std::string& agent);
 std::string fleetResultsStream(const std::string& runId);
 std::string fleetStopKey(const std::string& runId);
+std::string fleetAgentStopKey(const std::string& runId, const std::string& agent);
 std::string fleetAckKey(const std::string& runId, const std::string& agent);
 std::string fleetIntervalsStream(const std::string& runId);
 std::string fleetIntervalAckKey(const std::string& runId, const std::string& agent);
@@ -61,6 +68,7 @@ struct AgentInfo {
     std::int64_t roundTripMs = 0;     // of the TIME that measured it
     std::int64_t seenAtMs = 0;        // control server's clock at the last heartbeat
     std::string runId;                // the run it works on, empty when idle
+    std::string incarnation;          // random, once per process: a restarted agent is a new one
 };
 std::string agentInfoToJson(const AgentInfo& info);
 // Into the object `w` is writing: who the agent is (name, host, version,

@@ -586,6 +586,9 @@ private slots:
         QVERIFY2(run.err.contains("agent b went away (its heartbeat expired) after its interval "), run.err.constData());
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "c" }));
+        // Issue 29: the run says it is not whole, and names who is missing.
+        QCOMPARE(file["status"].toString(), QString("failed"));
+        QVERIFY2(file["failure"].toString().startsWith("agent b lost: went away"), qPrintable(file["failure"].toString()));
         const QJsonObject b = file["fleet"].toObject()["agents"].toArray().at(1).toObject();
         QCOMPARE(b["outcome"].toString(), QString("lost"));
         QVERIFY(!b["lastSeenUtc"].toString().isEmpty());

@@ -292,13 +292,14 @@ private Q_SLOTS:
                                         "+ping", "+time", "+get", "+set", "+del", "+exists", "+expire", "+xadd",
                                         "+xread", "+xrevrange", "~tacho:fleet:agent:*", "~tacho:fleet:results:*",
                                         "~tacho:fleet:intervals:*", "%R~tacho:fleet:orders:*", "%R~tacho:fleet:stop:*",
-                                        "%R~tacho:fleet:ack:*", "%R~tacho:fleet:intervals-ack:*" };
+                                        "%R~tacho:fleet:ack:*", "%R~tacho:fleet:intervals-ack:*",
+                                        "%R~tacho:fleet:lease:*" };
         const QStringList coordinatorRights { "ACL", "SETUSER", "tacho-coordinator", "on", ">coordinator-pw",
                                               "resetkeys", "-@all", "+ping", "+time", "+scan", "+get", "+set",
-                                              "+xadd", "+xread", "%R~tacho:fleet:agent:*", "~tacho:fleet:orders:*",
-                                              "%R~tacho:fleet:results:*", "%R~tacho:fleet:intervals:*",
-                                              "~tacho:fleet:stop:*", "~tacho:fleet:ack:*",
-                                              "~tacho:fleet:intervals-ack:*" };
+                                              "+del", "+expire", "+xadd", "+xread", "%R~tacho:fleet:agent:*",
+                                              "~tacho:fleet:orders:*", "%R~tacho:fleet:results:*",
+                                              "%R~tacho:fleet:intervals:*", "~tacho:fleet:stop:*", "~tacho:fleet:ack:*",
+                                              "~tacho:fleet:intervals-ack:*", "~tacho:fleet:lease:*" };
         QCOMPARE(control.command(agentRights).text, QByteArray("OK"));
         QCOMPARE(control.command(coordinatorRights).text, QByteArray("OK"));
         const QString port = QString::number(control.port());
@@ -322,6 +323,8 @@ private Q_SLOTS:
         };
         QVERIFY(tryAs("tacho-agent", "agent-pw", { "XADD", "tacho:fleet:orders:a", "*", "order", "{}" }).isError());
         QVERIFY(tryAs("tacho-agent", "agent-pw", { "SET", "tacho:fleet:stop:x", "1" }).isError());
+        // Nor take an agent away from its coordinator (issue 29: the lease is the coordinator's).
+        QVERIFY(tryAs("tacho-agent", "agent-pw", { "SET", "tacho:fleet:lease:a", "x" }).isError());
         QVERIFY(tryAs("tacho-coordinator", "coordinator-pw", { "GET", "elsewhere" }).isError());
         QVERIFY(!tryAs("tacho-coordinator", "coordinator-pw", { "GET", "tacho:fleet:agent:a" }).isError());
     }
