@@ -425,13 +425,13 @@ Tacho additions:
  --telemetry-interval <sec>
                     Sample that often (decimal, 0.1 to 3600; default 1).
  --prometheus-file <file>
-                    Live metrics: once a second, rewrite <file> (atomically)
-                    with the running test's ops/s, latency, errors, server and
-                    client telemetry and verdict in Prometheus text format,
-                    for node_exporter's textfile collector.
- --statsd <host:port>
-                    Live metrics: the same once a second as StatsD gauges
-                    (tacho.*) over UDP, e.g. --statsd 127.0.0.1:8125.
+                    Live metrics: each second, rewrite <file> (atomically) with
+                    every test's counters and latency histogram, the running
+                    test's rates, telemetry and verdict, in Prometheus text
+                    format, for node_exporter's textfile collector.
+ --statsd <[scheme://]host:port>
+                    The same as StatsD over UDP; host and test in the name, or
+                    as tags with dogstatsd:// or graphite://.
  --agents <n|a,b,c> Run on that many agents (or on those named) waiting on
                     the control server (tacho-cli agent): requests,
                     connections and --rate divided among them, one merged

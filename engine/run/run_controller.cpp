@@ -494,7 +494,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
             series.add(interval, lastTick, test.intervals);
             seconds.add(interval, lastEnd, test.perSecond);
             if (m_onTick)
-                m_onTick(MeasuredTick { index, &spec.name, &interval, lastEnd, elapsed, false });
+                m_onTick(MeasuredTick { index, &spec.name, &interval, lastEnd, elapsed, false, &commandNames });
             lastEnd = elapsed;
         }
         if (m_onSnapshot) {
@@ -568,7 +568,7 @@ TestResult RunController::runTest(std::size_t index, const TestSpec& spec, SyncC
     }
     if (m_onTick) {
         const IntervalStats none(commandCount);
-        m_onTick(MeasuredTick { index, &spec.name, restMeasured ? &rest : &none, lastEnd, restEnd, true });
+        m_onTick(MeasuredTick { index, &spec.name, restMeasured ? &rest : &none, lastEnd, restEnd, true, &commandNames });
     }
     series.finish(test.intervals);
     seconds.finish(test.perSecond);
