@@ -72,6 +72,6 @@ bench_cost_pairs() {
 bench_cost_setup
 case ${1:-} in
   telemetry) bench_cost_pairs telemetry "--no-telemetry" "" ;;
-  metrics) bench_cost_pairs "live metrics" "" "--prometheus-file $BENCH_DIR/tacho.prom --statsd $TACHO_HOST:$(tacho_free_port)" ;;
+  metrics) bench_cost_pairs "live metrics" "" "--prometheus-file $BENCH_DIR/tacho.prom --statsd $TACHO_HOST:$(tacho_free_port 20000 40000)" ;;
   *) tacho_die "usage: bench/feature_cost.sh telemetry|metrics" ;;
 esac
