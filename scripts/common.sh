@@ -16,7 +16,10 @@
 
 # Everything test.sh and run.sh need on a fresh Debian 12, GUI test tools included (universal-ctags
 # measures the engine's function lengths for tests/architecture/check_sizes.sh; promtool,
-# from the package prometheus, checks the live metrics file; its service is not needed); the last
+# from the package prometheus, checks the live metrics file, and Prometheus itself with
+# prometheus-node-exporter's textfile collector reads it in test_prometheus_scrape, and collectd's
+# statsd plugin (collectd-core) reads --statsd in test_statsd_collectd, each started by the test on
+# loopback; their services are not needed); the last
 # line builds and checks the Debian package (dpkg-shlibdeps, appstreamcli, desktop-file-validate,
 # rsvg-convert for the PNG icons, man).
 # shellcheck disable=SC2034  # used by the scripts that source this file
@@ -24,7 +27,7 @@ TACHO_PACKAGES=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev qtkeychain-qt6-dev
   libssl-dev zlib1g-dev libhiredis-dev liburing-dev
-  redis-server redis-tools nutcracker prometheus
+  redis-server redis-tools nutcracker prometheus prometheus-node-exporter collectd-core
   xvfb xauth dbus-x11 gnome-keyring
   libqt6svg6 poppler-utils
   dpkg-dev appstream desktop-file-utils librsvg2-bin man-db

@@ -33,14 +33,14 @@ std::string decimal(double value, int decimals) { return fixedDecimals(value, de
 
 // Runs one controller to the end, with a progress line on a terminal.
 RunResult runWithProgress(RunController& controller, const CommandIo& io, const std::string& label,
-                          std::vector<double>& endTimes, LiveMetricsExporter* liveMetrics)
+                          std::vector<double>& endTimes, LiveMetricsExporter& liveMetrics)
 {
     std::ostream& err = *io.err;
     bool shown = false;
     controller.onNotice([&](const std::string& text) { err << kPrefix << text << "\n" << std::flush; });
+    liveMetrics.attach(controller);
     controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
-        if (liveMetrics)
-            liveMetrics->onSnapshot(*snapshot);
+        liveMetrics.onSnapshot(*snapshot);
         if (!io.interactive)
             return;
         const double interval = snapshot->point.endSeconds - snapshot->point.startSeconds;
@@ -55,8 +55,7 @@ RunResult runWithProgress(RunController& controller, const CommandIo& io, const 
         shown = true;
     });
     controller.onTestFinished([&](const TestResult& test, const Environment&) {
-        if (liveMetrics)
-            liveMetrics->onTestFinished(test);
+        liveMetrics.onTestFinished(test);
         endTimes.push_back(epochSeconds());
     });
     RunResult result = controller.run();
@@ -138,7 +137,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         if (io.onController)
             io.onController(preloadController.get());
         std::vector<double> ends;
-        preloadResult = runWithProgress(*preloadController, io, "PRELOAD", ends, liveMetrics.get());
+        preloadResult = runWithProgress(*preloadController, io, "PRELOAD", ends, *liveMetrics);
         preloadEnd = ends.empty() ? epochSeconds() : ends.front();
         if (preloadResult->status == RunStatus::Failed) {
             err << kPrefix << "error: preload failed: " << withAuthAdvice(preloadResult->failure, kMemtierAuthAdvice) << "\n";
@@ -162,7 +161,7 @@ int runMemtierCommand(std::span<const std::string> args, const CommandIo& io)
         mainController = std::make_unique<RunController>(config);
         if (io.onController)
             io.onController(mainController.get());
-        result = runWithProgress(*mainController, io, "memtier", ends, liveMetrics.get());
+        result = runWithProgress(*mainController, io, "memtier", ends, *liveMetrics);
         if (result.status == RunStatus::Failed) {
             err << kPrefix << "error: " << withAuthAdvice(result.failure, kMemtierAuthAdvice) << "\n";
             status = 1;

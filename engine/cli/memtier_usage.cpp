@@ -147,13 +147,13 @@ Tacho additions:
                                  connection of its own) and this machine's CPU
                                  during the run; no bottleneck verdict then
       --telemetry-interval=SECS  Sample that often (0.1 to 3600; default: 1)
-      --prometheus-file=FILE     Live metrics: once a second, rewrite FILE
-                                 (atomically) with the running test's ops/s,
-                                 latency, errors, server and client telemetry
-                                 and verdict in Prometheus text format (for
-                                 node_exporter's textfile collector)
-      --statsd=HOST:PORT         Live metrics: the same once a second as
-                                 StatsD gauges (tacho.*) over UDP
+      --prometheus-file=FILE     Live metrics: each second, rewrite FILE with
+                                 every test's counters and latency histogram,
+                                 the running test's rates and telemetry, in
+                                 Prometheus text format (node_exporter textfile)
+      --statsd=[SCHEME://]HOST:PORT
+                                 The same as StatsD over UDP; host and test in
+                                 the name, or tags: dogstatsd://, graphite://
       --reply-timeout=SECS       A connection waiting this long for any reply
                                  is lost: its requests count as unanswered;
                                  it reconnects with --reconnect-on-error, else

@@ -134,9 +134,9 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
         }
     };
     auto lastErrorShown = std::chrono::steady_clock::time_point {};
+    liveMetrics->attach(controller);
     controller.onSnapshot([&](std::shared_ptr<const IntervalSnapshot> snapshot) {
-        if (liveMetrics)
-            liveMetrics->onSnapshot(*snapshot);
+        liveMetrics->onSnapshot(*snapshot);
         if (config.showErrors && !snapshot->lastError.empty()) {
             const auto now = std::chrono::steady_clock::now();
             if (now - lastErrorShown >= std::chrono::seconds(1)) {   // redis-benchmark's -e rate
@@ -157,8 +157,7 @@ int runRedisBenchmarkCommand(std::span<const std::string> args, const CommandIo&
 
     bool headerPrinted = false;
     controller.onTestFinished([&](const TestResult& test, const Environment& environment) {
-        if (liveMetrics)
-            liveMetrics->onTestFinished(test);
+        liveMetrics->onTestFinished(test);
         clearProgress();
         // A test that failed before sending anything has no report, only
         // its error (printed once at the end).

@@ -239,12 +239,12 @@ const RedisBenchmarkOption kOptions[] = {
       "Sample that often (decimal, 0.1 to 3600; default 1).",
       [](Parse& p, Value o, Value v) { configOf(p).telemetryIntervalSeconds = telemetryIntervalSeconds(o, v); }, nullptr },
     { "--prometheus-file", "", "<file>", kReport | kRoleOutputFile, SecretKind::None, Section::Additions,
-      "Live metrics: once a second, rewrite <file> (atomically)\nwith the running test's ops/s, latency, errors, server and\n"
-      "client telemetry and verdict in Prometheus text format,\nfor node_exporter's textfile collector.",
+      "Live metrics: each second, rewrite <file> (atomically) with\nevery test's counters and latency histogram, the running\n"
+      "test's rates, telemetry and verdict, in Prometheus text\nformat, for node_exporter's textfile collector.",
       [](Parse& p, Value o, Value v) { p.result.liveMetrics.prometheusFile = nonEmpty(o, v); },
       [](const RedisBenchmarkInvocation& i) { return i.liveMetrics.prometheusFile; } },
-    { "--statsd", "", "<host:port>", kReport, SecretKind::None, Section::Additions,
-      "Live metrics: the same once a second as StatsD gauges\n(tacho.*) over UDP, e.g. --statsd 127.0.0.1:8125.",
+    { "--statsd", "", "<[scheme://]host:port>", kReport, SecretKind::None, Section::Additions,
+      "The same as StatsD over UDP; host and test in the name, or\nas tags with dogstatsd:// or graphite://.",
       [](Parse& p, Value o, Value v) { parseStatsdAddress(o, v, p.result.liveMetrics); }, nullptr },
     { "--agents", "", "<n|a,b,c>", kRoleCoordinator, SecretKind::None, Section::Additions,
       "Run on that many agents (or on those named) waiting on\nthe control server (tacho-cli agent): requests,\n"

@@ -33,11 +33,24 @@ std::string bottleneckLines(const RunResult& result)
     return lines;
 }
 
-void parseStatsdAddress(const std::string& option, const std::string& text, LiveMetricsOptions& options)
+void parseStatsdAddress(const std::string& option, const std::string& given, LiveMetricsOptions& options)
 {
     const auto fail = [&] {
-        throw UsageError(option + ": expected HOST:PORT, e.g. 127.0.0.1:8125 or [::1]:8125 (got " + printable(text) + ")");
+        throw UsageError(option + ": expected HOST:PORT, e.g. 127.0.0.1:8125 or [::1]:8125, optionally after statsd://, "
+                                  "dogstatsd:// or graphite:// (got " + printable(given) + ")");
     };
+    // The scheme says how host, run, test and command travel (live_metrics_format.h).
+    StatsdTags tags = StatsdTags::InName;
+    std::string text = given;
+    for (const auto& [scheme, style] : { std::pair { "statsd://", StatsdTags::InName },
+                                         std::pair { "dogstatsd://", StatsdTags::DogStatsd },
+                                         std::pair { "graphite://", StatsdTags::Graphite } })
+        if (text.starts_with(scheme)) {
+            text = text.substr(std::string_view(scheme).size());
+            tags = style;
+        }
+    if (text.find("://") != std::string::npos)
+        fail();
     const std::size_t colon = text.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
         fail();
@@ -56,14 +69,13 @@ void parseStatsdAddress(const std::string& option, const std::string& text, Live
         fail();
     options.statsdHost = host;
     options.statsdPort = static_cast<std::uint16_t>(value);
+    options.statsdTags = tags;
 }
 
 std::unique_ptr<LiveMetricsExporter> startLiveMetrics(const LiveMetricsOptions& options, std::ostream& err,
                                                       const char* prefix, bool* failed)
 {
     *failed = false;
-    if (!options.enabled())
-        return nullptr;
     std::string error;
     auto exporter = LiveMetricsExporter::start(options, &error);
     if (!exporter) {

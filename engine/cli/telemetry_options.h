@@ -18,13 +18,15 @@ double telemetryIntervalSeconds(const std::string& option, const std::string& te
 // named when there are several); empty when none did.
 std::string bottleneckLines(const RunResult& result);
 
-// --statsd HOST:PORT (an IPv6 host in brackets: [::1]:8125) into `options`;
-// UsageError naming `option` when malformed.
+// --statsd [SCHEME://]HOST:PORT (an IPv6 host in brackets: [::1]:8125) into
+// `options`; the scheme picks how host, run and test travel: statsd:// (the
+// default: in the name), dogstatsd:// or graphite:// (as tags). UsageError
+// naming `option` when malformed.
 void parseStatsdAddress(const std::string& option, const std::string& text, LiveMetricsOptions& options);
 
-// The exporter for a run when any live metrics were asked for, else null
-// (nothing runs then). A file that cannot be written or an address that does
-// not resolve is written to `err` after `prefix`, and `*failed` set.
+// The exporter for a run: inert when no live metrics were asked for (nothing
+// runs then). A file that cannot be written or an address that does not
+// resolve is written to `err` after `prefix`, `*failed` set and null returned.
 std::unique_ptr<LiveMetricsExporter> startLiveMetrics(const LiveMetricsOptions& options, std::ostream& err,
                                                       const char* prefix, bool* failed);
 

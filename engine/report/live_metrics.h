@@ -1,121 +1,99 @@
 #pragma once
-// Live metrics out (issue 19): the running test's figures once a second, as
-// a Prometheus text-format file rewritten atomically (for node_exporter's
-// textfile collector) and as StatsD gauges over UDP. It lives on the report
-// floor: it reads the run floor's snapshots and results and writes files
-// through atomic_file.h. It never touches a benchmark connection: it is fed
-// on the snapshot callback (the controller's thread, once per tick), does
-// arithmetic there, and leaves the file and the datagrams to a thread of its
-// own, so a slow disk never delays a tick. Off, nothing of it exists.
+// Live metrics out (issues 19, 32): the run's figures once a second, as a
+// Prometheus text-format file rewritten atomically (for node_exporter's
+// textfile collector) and as StatsD lines over UDP; what they hold and their
+// rules are in live_metrics_format.h. It lives on the report floor: it reads
+// the run floor's ticks, snapshots and results and writes files through
+// atomic_file.h. It never touches a benchmark connection: it is fed on the
+// controller's callbacks (the run's thread, once per tick), adds the tick's
+// counts and histograms there under its lock, and leaves the arithmetic of a
+// publication, the file and the datagrams to a thread of its own, which
+// publishes at every whole second of the wall clock (one write per second, so
+// a 1 s scrape never sees the same file twice) and at once when a test ends.
+// Off, it is an inert object: no thread, no socket, every call returns at once.
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "engine/net/socket_address.h"
+#include "engine/report/live_metrics_format.h"
 #include "engine/run/run_controller.h"
 #include "engine/run/run_result.h"
-#include "engine/telemetry/telemetry.h"
 
 namespace tacho::engine {
 
 struct LiveMetricsOptions {
     std::string prometheusFile;          // --prometheus-file PATH
-    std::string statsdHost;              // --statsd HOST:PORT (an IPv6 host in brackets), split
+    std::string statsdHost;              // --statsd [SCHEME://]HOST:PORT (an IPv6 host in brackets), split
     std::uint16_t statsdPort = 0;
+    StatsdTags statsdTags = StatsdTags::InName;   // the scheme: statsd://, dogstatsd://, graphite://
     bool enabled() const { return !prometheusFile.empty() || !statsdHost.empty(); }
 };
-
-// What one export shows: the running test so far.
-struct LiveMetrics {
-    std::string host;                    // this machine
-    std::string run;                     // this run: "<UTC start>-<pid>"
-    std::string test;
-    std::size_t testIndex = 0;
-    bool warmup = false;
-    bool finished = false;               // the test's final figures (exact counts)
-    double elapsedSeconds = 0;           // measured time so far
-    std::uint64_t requests = 0;          // measured replies so far
-    std::uint64_t errors = 0;            // error replies so far
-    double requestsPerSecond = 0;        // over the last window (about a second); finished: the whole test
-    std::uint64_t connections = 0;
-    double latencyMeanNs = 0;            // over the window; finished: the whole test
-    // Highest per-tick percentile in the window; finished: the whole test's.
-    std::uint64_t p50Ns = 0, p99Ns = 0, p999Ns = 0, maxNs = 0;
-    std::shared_ptr<const TestTelemetry> telemetry;   // null: none yet (or telemetry off)
-};
-
-// A Prometheus label value: outside text (test and server names) made
-// printable (controls and bad UTF-8 as \xNN, engine/resp/printable_text.h),
-// then backslash and double quote escaped, so no value ends a line or a label.
-std::string prometheusLabelValue(std::string_view text);
-
-// The text-format exposition (version 0.0.4: what the textfile collector
-// parses): HELP and TYPE for every family, one sample per line.
-std::string prometheusText(const LiveMetrics& metrics);
-
-// A StatsD name component: anything but letters, digits, '-' and '_' becomes '_'.
-std::string statsdComponent(std::string_view text);
-
-// StatsD gauge lines ("tacho.requests_per_second:1234.5|g"), one per line.
-std::vector<std::string> statsdLines(const LiveMetrics& metrics, std::string_view prefix = "tacho.");
-
-// Lines packed into datagrams of at most `maxBytes` (a line longer than that
-// goes alone), newline-separated as StatsD servers read them.
-std::vector<std::string> statsdDatagrams(const std::vector<std::string>& lines, std::size_t maxBytes = 1400);
 
 class LiveMetricsExporter {
 public:
     // Checks the file can be written and resolves the StatsD address, then
-    // starts the writer thread; nullptr with a message naming the option on
-    // failure.
+    // starts the writer thread, which publishes the run at once; nullptr with
+    // a message naming the option on failure. Options not enabled(): the
+    // inert exporter.
     static std::unique_ptr<LiveMetricsExporter> start(const LiveMetricsOptions& options, std::string* error);
     ~LiveMetricsExporter();   // stop()
     LiveMetricsExporter(const LiveMetricsExporter&) = delete;
     LiveMetricsExporter& operator=(const LiveMetricsExporter&) = delete;
 
-    // The snapshot callback's thread: accumulates the tick, publishes at
-    // most once a second (and at a test's first tick).
+    // Before the controller runs: feeds onMeasuredTick from it (nothing when inert).
+    void attach(RunController& controller);
+    // The run's thread. A measured tick: its counts and histograms, per command.
+    void onMeasuredTick(const MeasuredTick& tick);
+    // A snapshot: warm-up, connections, the telemetry and verdict so far.
     void onSnapshot(const IntervalSnapshot& snapshot);
-    // The test's final figures (exact counts, whole-test percentiles, its
-    // telemetry and verdict), published at once.
+    // The test's final figures (the run file's), published before it returns
+    // (it waits for the writer at most 2 s): the next test starts after them.
     void onTestFinished(const TestResult& test);
-    // Writes what is pending, then ends the writer thread; nothing is
-    // published after it. Idempotent.
+    // Publishes the run as ended (tacho_run_active 0), then ends the writer
+    // thread; nothing is published after it. Idempotent.
     void stop();
     // The first write or send failure ("--prometheus-file: cannot write …"),
     // empty when none; a failed write does not stop the run.
     std::string firstError() const;
+    // How many publications were made (tests, benchmarks).
+    std::uint64_t publications() const;
 
 private:
+    // The running test's histograms: the test so far and the publish interval.
+    struct RunningCommand {
+        LatencyHistogram total;
+        LatencyHistogram window;
+        std::uint64_t windowRequests = 0;
+    };
+
     LiveMetricsExporter(LiveMetricsOptions options, std::vector<SocketAddress> statsd, int socket);
-    void publish();
+    TestMetrics& openTest(const std::string& name);   // under m_mutex
+    LiveMetrics collect(bool last);                   // under m_mutex: the publication, windows restarted
+    void publish(const LiveMetrics& metrics);         // the writer thread, unlocked
     void writerLoop();
 
     LiveMetricsOptions m_options;
+    bool m_enabled = false;
     std::vector<SocketAddress> m_statsdAddress;   // empty or one
     int m_socket = -1;
+    StatsdProgress m_statsdProgress;              // the writer thread only
 
-    // Accumulation: the controller's thread only.
-    LiveMetrics m_metrics;
-    std::uint64_t m_lastPublishNs = 0;
-    std::uint64_t m_windowRequests = 0;
-    double m_windowSeconds = 0;
-    double m_windowLatencySum = 0;       // ns × requests
-    std::uint64_t m_windowP50 = 0, m_windowP99 = 0, m_windowP999 = 0, m_windowMax = 0;
-    bool m_testSeen = false;
-
-    // Hand-over to the writer: the latest export wins.
     mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
-    bool m_pending = false;
+    std::condition_variable m_wake;               // the writer: publish now, or stop
+    std::condition_variable m_published;          // onTestFinished: the publication is out
+    LiveMetrics m_metrics;
+    bool m_testOpen = false;                      // m_metrics.tests.back() is running
+    std::vector<RunningCommand> m_running;
+    double m_windowSeconds = 0;                   // measured time in the publish interval
+    bool m_publishNow = false;
     bool m_stopping = false;
-    std::string m_pendingFile;
-    std::vector<std::string> m_pendingDatagrams;
+    std::uint64_t m_publications = 0;
+    std::size_t m_finishedPublished = 0;          // tests whose final figures a completed publication held
     std::string m_firstError;
     std::thread m_writer;
 };

@@ -48,6 +48,9 @@ struct MeasuredTick {
     double startSeconds = 0;             // since the test's measured start
     double endSeconds = 0;
     bool testEnded = false;
+    // The test's commands, in IntervalStats::commands order (may be shorter:
+    // a command past its end is named like the test).
+    const std::vector<std::string>* commandNames = nullptr;
 };
 
 class RunController {

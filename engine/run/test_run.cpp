@@ -356,7 +356,7 @@ void TestRun::measure()
             series.add(interval, lastTick, m_test.intervals);
             seconds.add(interval, m_lastEnd, m_test.perSecond);
             if (m_controller.m_onTick)
-                m_controller.m_onTick(MeasuredTick { m_index, &m_spec.name, &interval, m_lastEnd, elapsed, false });
+                m_controller.m_onTick(MeasuredTick { m_index, &m_spec.name, &interval, m_lastEnd, elapsed, false, &m_commandNames });
             m_lastEnd = elapsed;
         }
         if (m_controller.m_onSnapshot) {
@@ -438,7 +438,8 @@ void TestRun::collectRest()
     }
     if (m_controller.m_onTick) {
         const IntervalStats none(m_commandCount);
-        m_controller.m_onTick(MeasuredTick { m_index, &m_spec.name, restMeasured ? &rest : &none, m_lastEnd, restEnd, true });
+        m_controller.m_onTick(MeasuredTick { m_index, &m_spec.name, restMeasured ? &rest : &none, m_lastEnd, restEnd, true,
+                                             &m_commandNames });
     }
     m_series->finish(m_test.intervals);
     m_seconds->finish(m_test.perSecond);

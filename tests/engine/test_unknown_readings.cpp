@@ -298,14 +298,17 @@ private slots:
         QVERIFY(v.advice.empty());
 
         LiveMetrics m;
-        m.test = "GET";
+        TestMetrics running;
+        running.name = "GET";
         t.verdict = v;
-        m.telemetry = std::make_shared<const TestTelemetry>(t);
+        running.telemetry = std::make_shared<const TestTelemetry>(t);
+        m.tests.push_back(running);
         const std::string text = prometheusText(m);
         QVERIFY2(text.find("tacho_server_cpu_ratio") == std::string::npos, text.c_str());
         QVERIFY(text.find("tacho_server_requests_per_second{") != std::string::npos);   // what was read, still there
-        for (const std::string& line : statsdLines(m))
-            QVERIFY2(line.find("cpu_percent") == std::string::npos || line.find("engine.") != std::string::npos, line.c_str());
+        StatsdProgress progress;
+        for (const std::string& line : statsdLines(m, StatsdTags::InName, progress))
+            QVERIFY2(line.find("server_cpu_percent") == std::string::npos, line.c_str());
     }
 
     // The two readings checked apart: a main thread not reported falls back

@@ -1,9 +1,9 @@
-// Issue 19, live metrics out: tacho-cli against a real redis-server with
-// --prometheus-file (the file exists while the run goes on and after it,
+// Issues 19 and 32, live metrics out: tacho-cli against a real redis-server
+// with --prometheus-file (the file exists while the run goes on and after it,
 // promtool parses it, its counts are the run's) and with --statsd (lines
-// arrive on a loopback UDP socket the test opens, in StatsD's form, ops/s
-// and a verdict among them). Both dialects. Assertions on counts and forms,
-// never on time.
+// arrive on a loopback UDP socket the test opens, in StatsD's form, their
+// increments adding up to the server's count). Both dialects. Assertions on
+// counts and forms, never on time.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -81,16 +81,6 @@ QJsonObject firstTest(const QString& runFile)
     return QJsonDocument::fromJson(readFile(runFile)).object()["tests"].toArray().at(0).toObject();
 }
 
-QJsonObject lastWholePoint(const QJsonArray& points)
-{
-    for (qsizetype i = points.size() - 1; i >= 0; --i) {
-        const QJsonObject point = points.at(i).toObject();
-        if (point["endSeconds"].toDouble() - point["startSeconds"].toDouble() >= 0.5)   // the interval is 1 s
-            return point;
-    }
-    return points.isEmpty() ? QJsonObject() : points.last().toObject();
-}
-
 // A UDP socket on 127.0.0.1 (a free port), closed with the object.
 class UdpReceiver {
 public:
@@ -141,10 +131,11 @@ class TestLiveMetricsOut : public QObject {
 private slots:
     void initTestCase() { QVERIFY2(m_dir.isValid(), "temporary directory"); }
 
-    // Issue 19: redis-benchmark dialect, --prometheus-file. The file is there
-    // while the test runs (not finished, requests counted, the server's
-    // figures and the live verdict in it), promtool parses it then and after the run, and the final counts are the run's and the
-    // server's.
+    // Issues 19, 32: redis-benchmark dialect, --prometheus-file. While the
+    // test runs the file holds its counters, its rate beside the server's and
+    // the live verdict; promtool parses it then and after the run; after it,
+    // the final counts are the run file's and the server's, the whole-test
+    // p99 is the run file's, the live figures are gone and the run is ended.
     void prometheusFileDuringAndAfterTheRun()
     {
         RedisServer server;
@@ -155,16 +146,25 @@ private slots:
         BackgroundCli cli({ "redis-benchmark", "-p", QString::number(server.port()), "-t", "set", "-c", "10",
                             "--duration", "4", "--json", json, "--prometheus-file", prom });
         QVERIFY(cli.started());
+        const QString serverLabel = "server=\"127.0.0.1:" + QString::number(server.port()) + "\"";
         QByteArray during;
         const bool live = cli.waitUntil([&] {
             during = readFile(prom);
             return sampleValue(during, "tacho_test_finished") == 0 && sampleValue(during, "tacho_requests_total") > 0
-                && sampleValue(during, "tacho_server_requests_per_second") > 0
+                && sampleValue(during, "tacho_requests_per_second") > 0
+                && sampleValue(during, "tacho_server_requests_per_second", serverLabel) > 0
                 && sampleValue(during, "tacho_bottleneck", "kind=\"unknown\"") >= 0;
         }, 30000);
         QVERIFY2(live, during.constData());
         const QString duringProblem = promtoolProblem(during);
         QVERIFY2(duringProblem.isEmpty(), qPrintable(duringProblem));
+        QCOMPARE(sampleValue(during, "tacho_run_active"), 1.0);
+        // The server's own ops/s beside ours, each over about the last second.
+        const double ours = sampleValue(during, "tacho_requests_per_second");
+        const double theirs = sampleValue(during, "tacho_server_requests_per_second", serverLabel);
+        QVERIFY2(theirs > ours / 5 && theirs < ours * 5, qPrintable(QString("ours %1, server %2").arg(ours).arg(theirs)));
+        QVERIFY(sampleValue(during, "tacho_server_cpu_ratio", serverLabel) >= 0);
+        QVERIFY(sampleValue(during, "tacho_engine_thread_cpu_ratio", "thread=\"0\"") >= 0);
         const CliResult run = cli.finish(60000);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
 
@@ -176,29 +176,13 @@ private slots:
         // Our counter is the run's count exactly, and the server's: the
         // cross-check read INFO commandstats before and after.
         QCOMPARE(sampleValue(after, "tacho_requests_total", "test=\"SET\""), test["requests"].toDouble());
+        QCOMPARE(sampleValue(after, "tacho_request_latency_seconds_count", "test=\"SET\""), test["requests"].toDouble());
         QCOMPARE(sampleValue(after, "tacho_test_finished"), 1.0);
         QCOMPARE(static_cast<double>(server.commandStatsCalls().value("set")), test["requests"].toDouble());
         QCOMPARE(sampleValue(after, "tacho_errors_total"), 0.0);
-        // The server's own ops/s beside ours (its last whole sampled second
-        // against our whole-test average: the same order of magnitude).
-        const QString serverLabel = "server=\"127.0.0.1:" + QString::number(server.port()) + "\"";
-        const double ours = sampleValue(after, "tacho_requests_per_second");
-        const double theirs = sampleValue(after, "tacho_server_requests_per_second", serverLabel);
-        QVERIFY2(ours > 0 && theirs > ours / 3 && theirs < ours * 3, qPrintable(QString("ours %1, server %2").arg(ours).arg(theirs)));
-        // The server's and this machine's figures are the run file's last
-        // sample's (the last covering at least half an interval).
-        const QJsonObject telemetry = test["telemetry"].toObject();
-        const QJsonObject serverPoint = lastWholePoint(telemetry["servers"].toArray().at(0).toObject()["points"].toArray());
-        const QJsonObject clientPoint = lastWholePoint(telemetry["client"].toObject()["points"].toArray());
-        const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); };
-        QVERIFY(same(theirs, serverPoint["opsPerSecond"].toDouble()));
-        QVERIFY(same(sampleValue(after, "tacho_server_cpu_ratio", serverLabel), serverPoint["cpuPercent"].toDouble() / 100));
-        QCOMPARE(sampleValue(after, "tacho_server_connected_clients", serverLabel), serverPoint["connectedClients"].toDouble());
-        QCOMPARE(sampleValue(after, "tacho_server_memory_used_bytes", serverLabel), serverPoint["usedMemory"].toDouble());
-        QVERIFY2(same(sampleValue(after, "tacho_engine_thread_cpu_ratio", "thread=\"0\""),
-                      clientPoint["threadCpuPercent"].toArray().at(0).toDouble() / 100),
-                 qPrintable(QString("%1 %2").arg(sampleValue(after, "tacho_engine_thread_cpu_ratio", "thread=\"0\"")).arg(clientPoint["threadCpuPercent"].toArray().at(0).toDouble())));
-        QVERIFY(sampleValue(after, "tacho_latency_seconds", "percentile=\"99\"") > 0);
+        const double p99Ms = test["commands"].toArray().at(0).toObject()["latencyMs"].toObject()["p99"].toDouble();
+        const double p99 = sampleValue(after, "tacho_test_latency_seconds", "percentile=\"99\"");
+        QVERIFY2(p99 > 0 && std::abs(p99 * 1e3 - p99Ms) <= 1e-6 * p99Ms, qPrintable(QString("%1 s, file %2 ms").arg(p99).arg(p99Ms)));
         // The verdict: the run file's kind at 1, and only it.
         const QString kind = test["telemetry"].toObject()["verdict"].toObject()["kind"].toString();
         QVERIFY(!kind.isEmpty());
@@ -207,13 +191,35 @@ private slots:
         for (const char* k : { "server-bound", "client-bound", "neither", "unknown" })
             ones += sampleValue(after, "tacho_bottleneck", QString("kind=\"%1\"").arg(k)) == 1.0 ? 1 : 0;
         QCOMPARE(ones, 1);
+        // The running test's figures went with it; the run says it ended.
+        QCOMPARE(sampleValue(after, "tacho_requests_per_second"), -1.0);
+        QCOMPARE(sampleValue(after, "tacho_server_requests_per_second"), -1.0);
+        QCOMPARE(sampleValue(after, "tacho_run_active"), 0.0);
         // Only the file itself beside the run file: no temporary left behind.
         QVERIFY(!QDir(m_dir.path()).entryList({ "*.tmp*", ".live.prom*" }, QDir::Files | QDir::Hidden).size());
+
+        // Issue 32: every series the Grafana dashboard in packaging/ queries
+        // is in what this real run wrote, during it or after it.
+        const QJsonObject dashboard
+            = QJsonDocument::fromJson(readFile(TACHO_SOURCE_DIR "/packaging/grafana/tacho-dashboard.json")).object();
+        QStringList queried;
+        const QRegularExpression metric("\\b(tacho_[a-z_]+)\\b");
+        for (const QJsonValue& panel : dashboard["panels"].toArray())
+            for (const QJsonValue& target : panel.toObject()["targets"].toArray())
+                for (auto it = metric.globalMatch(target.toObject()["expr"].toString()); it.hasNext();)
+                    queried << it.next().captured(1);
+        QVERIFY2(queried.size() >= 6, qPrintable(queried.join(' ')));
+        for (const QString& name : queried) {
+            const QByteArray sample = "\n" + name.toUtf8() + "{";
+            QVERIFY2(during.contains(sample) || after.contains(sample), qPrintable(name + " is in no file the run wrote"));
+        }
     }
 
-    // Issue 19: memtier dialect, --statsd and --prometheus-file together:
-    // lines arrive on the test's UDP socket as "tacho.<name>:<number>|g",
-    // among them ops/s above zero, the server's figures and a verdict.
+    // Issues 19, 32: memtier dialect, --statsd and --prometheus-file
+    // together: lines arrive on the test's UDP socket as
+    // "tacho.<host>.<test>.…:<number>|g" or "|c"; the counters' increments add
+    // up to what the server counted, the final lines carry the test's counts
+    // and one verdict, the server's figures came while it ran.
     void statsdLinesArriveFromMemtier()
     {
         RedisServer server;
@@ -229,36 +235,40 @@ private slots:
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const QStringList lines = receiver.drain();
         QVERIFY2(lines.size() > 20, qPrintable(QString::number(lines.size())));
-        const QRegularExpression form("^tacho\\.([A-Za-z0-9_.-]+):([0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\|g$");
+        char host[256] = {};
+        QCOMPARE(::gethostname(host, sizeof host - 1), 0);
+        QString hostPart = QString::fromUtf8(host);
+        hostPart.replace(QRegularExpression("[^A-Za-z0-9_-]"), "_");
+        const QString test = "tacho." + hostPart + ".RUN__1.";
+        const QRegularExpression form("^tacho\\.([A-Za-z0-9_.-]+):([0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\|([gc])$");
         std::map<QString, double> last;
-        int opsLines = 0;
-        double maxOps = 0;
+        double counted = 0;
         for (const QString& line : lines) {
             const QRegularExpressionMatch match = form.match(line);
             QVERIFY2(match.hasMatch(), qPrintable(line));
-            last[match.captured(1)] = match.captured(2).toDouble();
-            if (match.captured(1) == "requests_per_second") {
-                ++opsLines;
-                maxOps = std::max(maxOps, match.captured(2).toDouble());
-            }
+            const QString name = "tacho." + match.captured(1);
+            last[name] = match.captured(2).toDouble();
+            if (name.startsWith(test) && name.endsWith(".requests") && match.captured(5) == "c")
+                counted += match.captured(2).toDouble();
         }
-        QVERIFY(opsLines >= 2);   // the first tick and the finished test at least
-        QVERIFY(maxOps > 0);
-        const QString serverPart = "server.127_0_0_1_" + QString::number(server.port()) + ".";
-        QVERIFY(last.count(serverPart + "requests_per_second"));
-        QVERIFY(last.count(serverPart + "cpu_percent"));
+        const double requests = static_cast<double>(server.commandStatsCalls().value("set") + server.commandStatsCalls().value("get"));
+        QCOMPARE(counted, requests);   // the increments add up to the server's count
+        QCOMPARE(last[test + "SET.test_requests"] + last[test + "GET.test_requests"], requests);
+        QCOMPARE(last[test + "test_finished"], 1.0);
+        const QString serverPart = test + "server.127_0_0_1_" + QString::number(server.port()) + ".";
+        QVERIFY2(last.count(serverPart + "server_requests_per_second"), qPrintable(lines.join('\n')));
+        QVERIFY(last.count(serverPart + "server_cpu_percent"));
         double verdicts = 0;
         for (const char* kind : { "server-bound", "client-bound", "neither", "unknown" }) {
-            const QString name = QString("bottleneck.") + kind;
+            const QString name = test + "bottleneck_" + kind;
             QVERIFY2(last.count(name), qPrintable(name));
             verdicts += last[name];
         }
         QCOMPARE(verdicts, 1.0);   // the final verdict: one kind
-        // The last figures sent are the run's: its requests, all of them.
-        const double requests = static_cast<double>(server.commandStatsCalls().value("set") + server.commandStatsCalls().value("get"));
-        QCOMPARE(last["requests"], requests);
+        QCOMPARE(last["tacho." + hostPart + ".run_active"], 0.0);
         const QByteArray file = readFile(prom);
-        QCOMPARE(sampleValue(file, "tacho_requests_total", "test=\"RUN #1\""), requests);
+        QCOMPARE(sampleValue(file, "tacho_requests_total", "command=\"SET\"") + sampleValue(file, "tacho_requests_total", "command=\"GET\""),
+                 requests);
         const QString problem = promtoolProblem(file);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }

@@ -87,6 +87,7 @@ expected=(
   /usr/share/man/man1/tacho.1.gz
   /usr/share/man/man1/tacho-cli.1.gz
   /usr/lib/systemd/system/tacho-agent@.service
+  /usr/share/tacho/grafana/tacho-dashboard.json
 )
 for size in $ICON_SIZES; do
   expected+=("/usr/share/icons/hicolor/${size}x${size}/apps/dev.tacho.Tacho.png")

@@ -22,7 +22,7 @@ inline std::string sampleValueFor(const engine::RedisBenchmarkOption& option)
         { "<clients>", "7" },          { "<requests>", "1000" },  { "<numreq>", "4" },
         { "<num>", "2" },              { "<size>", "16" },        { "<keyspacelen>", "100" },
         { "<tests>", "ping" },         { "<n>", "3" },            { "<sec>", "1.5" },
-        { "<host:port>", "127.0.0.1:8125" },
+        { "<[scheme://]host:port>", "127.0.0.1:8125" },
     };
     if (!option.takesValue() || !option.apply)
         return {};
