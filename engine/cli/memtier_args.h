@@ -99,6 +99,12 @@ enum class OptionFile { None, Reads, Writes };
 // For a canonical name as MemtierOption::name holds it ("--out-file"), from
 // the tokenizer's option table; None for unknown names.
 OptionFile memtierOptionFile(std::string_view name);
+// What an option is for, as the workbench's form reads a pasted line:
+// reaching the server (the target's, not the workload's), or shaping only
+// what is printed or saved (the form has no field for it).
+enum class MemtierOptionRole { None, Target, Report };
+// For a canonical name ("--server"), from the same table; None for unknown names.
+MemtierOptionRole memtierOptionRole(std::string_view name);
 
 // The options in order, up to and including --help or --version. Throws
 // UsageError on unknown or ambiguous options and missing values; values

@@ -19,7 +19,8 @@ using detail::quoted;
 using OutputPathOf = std::string (*)(const MemtierInvocation& inv);
 
 // Every option memtier_benchmark knows, plus Tacho's. `value`: takes an
-// argument; `secret`: what of it argv blanking and messages hide (secrets.h);
+// argument; `role`: what the workbench's form makes of it (memtier_args.h);
+// `secret`: what of it argv blanking and messages hide (secrets.h);
 // `file`: the value names a file on the machine that runs the line (what an
 // agent refuses in an order, and the coordinator keeps for itself);
 // `output`: the file it writes, for the check before a run (memtierOutputFiles).
@@ -27,11 +28,15 @@ struct OptionSpec {
     const char* name;
     char shortName;
     bool value;
+    MemtierOptionRole role = MemtierOptionRole::None;
     SecretKind secret = SecretKind::None;
     OptionFile file = OptionFile::None;
     OutputPathOf output = nullptr;
 };
 constexpr SecretKind kNoSecret = SecretKind::None;
+constexpr MemtierOptionRole kNoRole = MemtierOptionRole::None;
+constexpr MemtierOptionRole kTarget = MemtierOptionRole::Target;
+constexpr MemtierOptionRole kReport = MemtierOptionRole::Report;
 
 std::string outFileOf(const MemtierInvocation& inv) { return inv.outFile; }
 std::string jsonOutFileOf(const MemtierInvocation& inv) { return inv.jsonOutFile; }
@@ -49,45 +54,45 @@ std::string clientStatsFileOf(const MemtierInvocation& inv)
 
 constexpr OptionSpec kOptions[] = {
     // connection
-    { "server", 's', true }, { "host", 'h', true }, { "port", 'p', true }, { "unix-socket", 'S', true },
-    { "ipv4", '4', false }, { "ipv6", '6', false }, { "protocol", 'P', true }, { "authenticate", 'a', true, SecretKind::Password },
-    { "uri", 'u', true, SecretKind::Uri }, { "tls", 0, false }, { "cert", 0, true }, { "key", 0, true }, { "cacert", 0, true },
-    { "tls-skip-verify", 0, false }, { "tls-skip-hostname-verify", 0, false }, { "tls-protocols", 0, true }, { "sni", 0, true }, { "run-count", 'x', true },
-    { "debug", 'D', false }, { "cluster-mode", 0, false }, { "help", 0, false }, { "version", 'v', false },
+    { "server", 's', true, kTarget }, { "host", 'h', true, kTarget }, { "port", 'p', true, kTarget }, { "unix-socket", 'S', true, kTarget },
+    { "ipv4", '4', false, kTarget }, { "ipv6", '6', false, kTarget }, { "protocol", 'P', true, kTarget }, { "authenticate", 'a', true, kTarget, SecretKind::Password },
+    { "uri", 'u', true, kTarget, SecretKind::Uri }, { "tls", 0, false, kTarget }, { "cert", 0, true, kTarget }, { "key", 0, true, kTarget }, { "cacert", 0, true, kTarget },
+    { "tls-skip-verify", 0, false, kTarget }, { "tls-skip-hostname-verify", 0, false, kTarget }, { "tls-protocols", 0, true, kTarget }, { "sni", 0, true, kTarget }, { "run-count", 'x', true, kNoRole },
+    { "debug", 'D', false, kReport }, { "cluster-mode", 0, false, kTarget }, { "help", 0, false, kNoRole }, { "version", 'v', false, kNoRole },
     // output
-    { "out-file", 'o', true, kNoSecret, OptionFile::Writes, outFileOf }, { "json-out-file", 0, true, kNoSecret, OptionFile::Writes, jsonOutFileOf },
-    { "client-stats", 0, true, kNoSecret, OptionFile::Writes, clientStatsFileOf }, { "hdr-file-prefix", 0, true, kNoSecret, OptionFile::Writes, hdrFileOf }, { "show-config", 0, false }, { "hide-histogram", 0, false },
-    { "print-percentiles", 0, true }, { "print-all-runs", 0, false }, { "command-stats-breakdown", 0, true },
-    { "statsd-host", 0, true }, { "statsd-port", 0, true }, { "statsd-prefix", 0, true },
-    { "statsd-run-label", 0, true }, { "graphite-port", 0, true },
+    { "out-file", 'o', true, kReport, kNoSecret, OptionFile::Writes, outFileOf }, { "json-out-file", 0, true, kReport, kNoSecret, OptionFile::Writes, jsonOutFileOf },
+    { "client-stats", 0, true, kReport, kNoSecret, OptionFile::Writes, clientStatsFileOf }, { "hdr-file-prefix", 0, true, kReport, kNoSecret, OptionFile::Writes, hdrFileOf }, { "show-config", 0, false, kReport }, { "hide-histogram", 0, false, kReport },
+    { "print-percentiles", 0, true, kReport }, { "print-all-runs", 0, false, kReport }, { "command-stats-breakdown", 0, true, kReport },
+    { "statsd-host", 0, true, kReport }, { "statsd-port", 0, true, kReport }, { "statsd-prefix", 0, true, kReport },
+    { "statsd-run-label", 0, true, kReport }, { "graphite-port", 0, true, kReport },
     // test
-    { "requests", 'n', true }, { "rate-limiting", 0, true }, { "clients", 'c', true }, { "threads", 't', true },
-    { "test-time", 0, true }, { "clients-start", 0, true }, { "clients-step", 0, true },
-    { "step-duration", 0, true }, { "ratio", 0, true }, { "pipeline", 0, true },
-    { "reconnect-interval", 0, true }, { "reconnect-on-error", 0, false }, { "max-reconnect-attempts", 0, true },
-    { "reconnect-backoff-factor", 0, true }, { "connection-timeout", 0, true },
-    { "thread-conn-start-min-jitter-micros", 0, true }, { "thread-conn-start-max-jitter-micros", 0, true },
-    { "multi-key-get", 0, true }, { "select-db", 0, true }, { "distinct-client-seed", 0, false },
-    { "randomize", 0, false },
+    { "requests", 'n', true, kNoRole }, { "rate-limiting", 0, true, kNoRole }, { "clients", 'c', true, kNoRole }, { "threads", 't', true, kNoRole },
+    { "test-time", 0, true, kNoRole }, { "clients-start", 0, true, kNoRole }, { "clients-step", 0, true, kNoRole },
+    { "step-duration", 0, true, kNoRole }, { "ratio", 0, true, kNoRole }, { "pipeline", 0, true, kNoRole },
+    { "reconnect-interval", 0, true, kNoRole }, { "reconnect-on-error", 0, false, kNoRole }, { "max-reconnect-attempts", 0, true, kNoRole },
+    { "reconnect-backoff-factor", 0, true, kNoRole }, { "connection-timeout", 0, true, kNoRole },
+    { "thread-conn-start-min-jitter-micros", 0, true, kNoRole }, { "thread-conn-start-max-jitter-micros", 0, true, kNoRole },
+    { "multi-key-get", 0, true, kNoRole }, { "select-db", 0, true, kTarget }, { "distinct-client-seed", 0, false, kNoRole },
+    { "randomize", 0, false, kNoRole },
     // arbitrary commands
-    { "command", 0, true }, { "command-ratio", 0, true }, { "command-key-pattern", 0, true },
-    { "monitor-input", 0, true, kNoSecret, OptionFile::Reads }, { "monitor-pattern", 0, true }, { "scan-incremental-iteration", 0, false },
-    { "scan-incremental-max-iterations", 0, true },
+    { "command", 0, true, kNoRole }, { "command-ratio", 0, true, kNoRole }, { "command-key-pattern", 0, true, kNoRole },
+    { "monitor-input", 0, true, kNoRole, kNoSecret, OptionFile::Reads }, { "monitor-pattern", 0, true, kNoRole }, { "scan-incremental-iteration", 0, false, kNoRole },
+    { "scan-incremental-max-iterations", 0, true, kNoRole },
     // objects
-    { "data-size", 'd', true }, { "data-offset", 0, true }, { "random-data", 'R', false },
-    { "data-size-range", 0, true }, { "data-size-list", 0, true }, { "data-size-pattern", 0, true },
-    { "expiry-range", 0, true }, { "data-import", 0, true, kNoSecret, OptionFile::Reads }, { "data-verify", 0, false },
-    { "verify-only", 0, false }, { "generate-keys", 0, false }, { "no-expiry", 0, false },
+    { "data-size", 'd', true, kNoRole }, { "data-offset", 0, true, kNoRole }, { "random-data", 'R', false, kNoRole },
+    { "data-size-range", 0, true, kNoRole }, { "data-size-list", 0, true, kNoRole }, { "data-size-pattern", 0, true, kNoRole },
+    { "expiry-range", 0, true, kNoRole }, { "data-import", 0, true, kNoRole, kNoSecret, OptionFile::Reads }, { "data-verify", 0, false, kNoRole },
+    { "verify-only", 0, false, kNoRole }, { "generate-keys", 0, false, kNoRole }, { "no-expiry", 0, false, kNoRole },
     // keys
-    { "key-prefix", 0, true }, { "key-minimum", 0, true }, { "key-maximum", 0, true }, { "key-pattern", 0, true },
-    { "key-stddev", 0, true }, { "key-median", 0, true }, { "key-zipf-exp", 0, true },
+    { "key-prefix", 0, true, kNoRole }, { "key-minimum", 0, true, kNoRole }, { "key-maximum", 0, true, kNoRole }, { "key-pattern", 0, true, kNoRole },
+    { "key-stddev", 0, true, kNoRole }, { "key-median", 0, true, kNoRole }, { "key-zipf-exp", 0, true, kNoRole },
     // WAIT
-    { "wait-ratio", 0, true }, { "num-slaves", 0, true }, { "wait-timeout", 0, true },
+    { "wait-ratio", 0, true, kNoRole }, { "num-slaves", 0, true, kNoRole }, { "wait-timeout", 0, true, kNoRole },
     // Tacho
-    { "rate", 0, true }, { "json", 0, true, kNoSecret, OptionFile::Writes, jsonOf }, { "preload", 0, false }, { "preload-pipeline", 0, true },
-    { "seed", 0, true }, { "reply-timeout", 0, true }, { "cleanup", 0, false },
-    { "no-telemetry", 0, false }, { "telemetry-interval", 0, true },
-    { "prometheus-file", 0, true, kNoSecret, OptionFile::Writes, prometheusFileOf }, { "statsd", 0, true },
+    { "rate", 0, true, kNoRole }, { "json", 0, true, kReport, kNoSecret, OptionFile::Writes, jsonOf }, { "preload", 0, false, kNoRole }, { "preload-pipeline", 0, true, kNoRole },
+    { "seed", 0, true, kNoRole }, { "reply-timeout", 0, true, kNoRole }, { "cleanup", 0, false, kNoRole },
+    { "no-telemetry", 0, false, kNoRole }, { "telemetry-interval", 0, true, kNoRole },
+    { "prometheus-file", 0, true, kReport, kNoSecret, OptionFile::Writes, prometheusFileOf }, { "statsd", 0, true, kReport },
 };
 
 // The option "--name" means (exact, or an unambiguous prefix, as
@@ -189,6 +194,14 @@ OptionFile memtierOptionFile(std::string_view name)
         if (name == std::string("--") + option.name)
             return option.file;
     return OptionFile::None;
+}
+
+MemtierOptionRole memtierOptionRole(std::string_view name)
+{
+    for (const OptionSpec& option : kOptions)
+        if (name == std::string("--") + option.name)
+            return option.role;
+    return MemtierOptionRole::None;
 }
 
 std::vector<std::string> memtierSecretOptionSpellings()

@@ -32,27 +32,7 @@ bool allDigits(std::string_view text)
 // A whole-token integer in [min, max]; "-5" is out of range, not malformed.
 std::uint64_t parseInteger(const std::string& option, std::string_view text, std::uint64_t min, std::uint64_t max)
 {
-    const auto rangeError = [&] {
-        std::string message = option + ": ";
-        if (max == std::numeric_limits<std::uint64_t>::max())
-            message += "must be at least " + std::to_string(min);
-        else
-            message += "must be between " + std::to_string(min) + " and " + std::to_string(max);
-        return UsageError(message + " (got " + std::string(text) + ")");
-    };
-    if (text.size() > 1 && text.front() == '-' && allDigits(text.substr(1)))
-        throw rangeError();
-    if (!allDigits(text))
-        throw UsageError(option + ": " + quoted(text) + " is not a whole number");
-    std::uint64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range)   // beyond 64 bits: "must be at least 0" would be nonsense
-        throw UsageError(option + ": " + std::string(text) + " is too large (at most " + std::to_string(max) + ")");
-    if (ec != std::errc() || end != text.data() + text.size())
-        throw UsageError(option + ": " + quoted(text) + " is not a whole number");
-    if (value < min || value > max)
-        throw rangeError();
-    return value;
+    return parseBoundedInteger(option, text, min, max, "a whole number");
 }
 
 double parseDecimal(const std::string& option, std::string_view text)

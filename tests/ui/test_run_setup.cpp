@@ -114,6 +114,39 @@ private Q_SLOTS:
         }
     }
 
+    // memtier's table says what the form makes of each option: the target's options go to
+    // the target, the report's (files, StatsD, live metrics) are said to be ignored, and the
+    // workload's are kept.
+    void memtierOptionsByTheTablesRole()
+    {
+        struct Case {
+            QStringList words;
+            tacho::engine::MemtierOptionRole role;
+        };
+        const QList<Case> cases {
+            { { "--server", "cache.example" }, tacho::engine::MemtierOptionRole::Target },
+            { { "--select-db", "2" }, tacho::engine::MemtierOptionRole::Target },
+            { { "--tls" }, tacho::engine::MemtierOptionRole::Target },
+            { { "--json-out-file", "x.json" }, tacho::engine::MemtierOptionRole::Report },
+            { { "--prometheus-file", "x.prom" }, tacho::engine::MemtierOptionRole::Report },
+            { { "--statsd", "127.0.0.1:8125" }, tacho::engine::MemtierOptionRole::Report },
+            { { "--hide-histogram" }, tacho::engine::MemtierOptionRole::Report },
+            { { "--key-maximum", "500" }, tacho::engine::MemtierOptionRole::None },
+        };
+        for (const Case& c : cases) {
+            QCOMPARE(tacho::engine::memtierOptionRole(c.words.front().toStdString()), c.role);
+            QString error;
+            QStringList ignored;
+            WorkloadSettings::Target target;
+            const QStringList words = c.words + QStringList { "--ratio", "1:1", "-c", "2", "-t", "1", "-n", "50" };
+            const auto s = WorkloadSettings::fromMemtierArguments(words, &error, &ignored, &target);
+            QVERIFY2(s, qPrintable(words.join(' ') + ": " + error));
+            QCOMPARE(target.given, c.role == tacho::engine::MemtierOptionRole::Target);
+            QCOMPARE(ignored.contains(c.words.front()), c.role == tacho::engine::MemtierOptionRole::Report);
+            QCOMPARE(s->memtierArguments.join(' ').contains(c.words.front()), c.role == tacho::engine::MemtierOptionRole::None);
+        }
+    }
+
     void pasteReportsUsageErrors()
     {
         QString error;

@@ -1,7 +1,5 @@
 #include "ui/model/workload_settings.h"
 
-#include <QSet>
-
 #include <string>
 #include <vector>
 
@@ -296,15 +294,9 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
             *error = QStringLiteral("memtier_benchmark: ") + message;
         return std::nullopt;
     };
-    // The target comes from the profile; outputs are the workbench's own.
-    static const QSet<QString> targetNames { "--server", "--host", "--port", "--unix-socket", "--authenticate", "--uri",
-                                             "--tls", "--cert", "--key", "--cacert", "--tls-skip-verify",
-                                             "--tls-skip-hostname-verify", "--tls-protocols", "--sni", "--ipv4", "--ipv6",
-                                             "--protocol", "--select-db", "--cluster-mode" };
-    static const QSet<QString> outputNames { "--out-file", "--json-out-file", "--client-stats", "--hdr-file-prefix",
-                                             "--show-config", "--hide-histogram", "--print-percentiles", "--print-all-runs",
-                                             "--command-stats-breakdown", "--json", "--statsd-host", "--statsd-port",
-                                             "--statsd-prefix", "--statsd-run-label", "--graphite-port", "--debug" };
+    // The target comes from the profile; outputs are the workbench's own (the
+    // dialect's table says which is which).
+    const auto roleOf = [](const QString& name) { return engine::memtierOptionRole(name.toStdString()); };
     std::vector<std::string> all;
     for (const QString& arg : arguments)
         all.push_back(arg.toStdString());
@@ -324,7 +316,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
     Target found = targetOf(whole.config);
     for (const engine::MemtierOption& option : options) {
         const QString name = QString::fromStdString(option.name);
-        if (targetNames.contains(name)) {
+        if (roleOf(name) == engine::MemtierOptionRole::Target) {
             found.given = true;
             found.options << QString::fromStdString(option.label);
             continue;
@@ -337,7 +329,7 @@ std::optional<WorkloadSettings> WorkloadSettings::fromMemtierArguments(const QSt
             s.cleanup = true;
             continue;
         }
-        if (outputNames.contains(name) || name == QLatin1String("--preload") || name == QLatin1String("--preload-pipeline")) {
+        if (roleOf(name) == engine::MemtierOptionRole::Report || name == QLatin1String("--preload") || name == QLatin1String("--preload-pipeline")) {
             if (ignored)
                 *ignored << QString::fromStdString(option.label)
                         + (name.startsWith(QLatin1String("--preload")) ? QStringLiteral(" (the Capacity page preloads)") : QString());
