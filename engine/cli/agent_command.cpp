@@ -226,8 +226,10 @@ void runOrder(const FleetOrder& order, const AgentInfo& info, const RunConfig& s
     // In front: after redis-benchmark's command, words are the command's.
     args.insert(args.begin(), { "--json", runFile });
     if (const char* password = std::getenv("REDISCLI_AUTH"); password && *password) {
+        // memtier's dialect reads "USER:PASSWORD" at the first colon and ":PASSWORD" as a password
+        // alone: the leading colon keeps a password with colons whole.
         if (order.dialect == "memtier")
-            args.insert(args.begin(), std::string("--authenticate=") + password);
+            args.insert(args.begin(), std::string("--authenticate=:") + password);
         else
             args.insert(args.begin(), { "-a", password });
     }

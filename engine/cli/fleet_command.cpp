@@ -5,11 +5,13 @@
 #include <cmath>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include <unistd.h>
 
@@ -145,6 +147,10 @@ struct FleetPlan {
     // Tests run before, on the same agents (memtier's preload): lent to the
     // run file, first, and given back.
     std::vector<TestResult>* leadingTests = nullptr;
+    // --csv, -q: standard output holds what one machine prints, nothing
+    // more; the fleet's own lines (who runs it, each agent's count) go to
+    // standard error.
+    bool plainOutput = false;
 };
 
 // The fleet's key that signs the orders (issue 29), or nullopt with a
@@ -285,6 +291,23 @@ void markIncomplete(RunResult& run, const FleetRunWatch& watch)
     run.failure = failure + " (its share is not in this result; the fleet section accounts for it)";
 }
 
+// A merged run of agents that measured different servers (their targets'
+// run_ids differ: `-h 127.0.0.1` on each machine) is not one server's run:
+// it is failed, saying so, whatever its parts say. False when one server.
+bool markMixedServers(RunResult& run, const std::map<std::string, std::string>& runIds, std::ostream& err,
+                      const char* prefix)
+{
+    const std::string servers = differentServers(runIds);
+    if (servers.empty())
+        return false;
+    const std::string why = "the agents measured different servers (" + servers
+        + "): the merged figures are not one server's";
+    err << prefix << "error: " << printable(why) << "\n";
+    run.status = RunStatus::Failed;
+    run.failure = run.failure.empty() ? why : run.failure + "; " + why;
+    return true;
+}
+
 // One line per lost agent on `out`: what it delivered, sent after, what is unknown and missing.
 void printLostAgents(const FleetPlan& plan, const FleetRunWatch& watch, const std::vector<FleetOrder>& orders,
                      std::ostream& out)
@@ -314,10 +337,11 @@ void printLostAgents(const FleetPlan& plan, const FleetRunWatch& watch, const st
 // The merged run: its parts merged, marked incomplete when an agent is
 // lost, written with the fleet section (the preload's tests lent, first),
 // printed. Returns the exit status.
-int finishMergedRun(const FleetPlan& plan, const FleetRunWatch& watch, const FleetRecord& record, bool completed,
+int finishMergedRun(const FleetPlan& plan, const FleetRunWatch& watch, FleetRecord record, bool completed,
                     const CommandIo& io)
 {
     std::ostream& err = *io.err;
+    std::ostream& notes = plan.plainOutput ? err : *io.out;
     std::vector<const LoadedRun*> parts;
     const auto runs = agentRuns(watch, err, plan.prefix, completed);
     for (const auto& run : runs)
@@ -339,6 +363,9 @@ int finishMergedRun(const FleetPlan& plan, const FleetRunWatch& watch, const Fle
         if (w.rfind("workload differs", 0) != 0 && w.rfind("load differs", 0) != 0)
             err << plan.prefix << "warning: " << printable(w) << "\n";
     markIncomplete(merged.run, watch);
+    record.serverRunIds = serverRunIds(parts);
+    if (markMixedServers(merged.run, record.serverRunIds, err, plan.prefix))
+        completed = false;
     // The run file first: the dialect's clean-up is recorded in it.
     int status = completed ? 0 : 1;
     std::string runFile;
@@ -361,7 +388,7 @@ int finishMergedRun(const FleetPlan& plan, const FleetRunWatch& watch, const Fle
     }
     status = std::max(status, plan.printResult(merged, runFile));
     for (const RunSource& source : merged.sources)
-        *io.out << "agent " << source.file << ": " << source.requests << " requests"
+        notes << "agent " << source.file << ": " << source.requests << " requests"
                 << (source.hostName.empty() ? std::string() : ", host " + printable(source.hostName)) << "\n";
     return status;
 }
@@ -415,7 +442,8 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
         return 1;
     }
     const std::vector<FleetOrder>& orders = *posted;
-    out << plan.doing << " on " << agents.size() << " agents (" << joined(names) << ") through " << control.where()
+    std::ostream& notes = plan.plainOutput ? err : out;
+    notes << plan.doing << " on " << agents.size() << " agents (" << joined(names) << ") through " << control.where()
         << ", run " << runId << "\n"
         << std::flush;
 
@@ -428,9 +456,10 @@ int runOnAgents(const FleetPlan& plan, const FleetOptions& fleet, const CommandI
     });
     watch.finish();
 
-    const FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, watch };
+    const FleetRecord record { runId, control.where(), orders.front().startAtMs, agents, orders, plan.given, watch,
+                               {} };
     const int status = finishMergedRun(plan, watch, record, watch.lost().empty(), io);
-    printLostAgents(plan, watch, orders, out);
+    printLostAgents(plan, watch, orders, notes);
     std::int64_t slowestRoundTrip = 0;
     for (const AgentInfo& agent : agents)
         slowestRoundTrip = std::max(slowestRoundTrip, agent.roundTripMs);
@@ -482,10 +511,19 @@ int runRedisBenchmarkOnAgents(const std::vector<std::string>& args, const FleetO
     }
     plan.jsonPath = invocation.jsonPath;
     plan.quiet = invocation.style != ReportStyle::Full;
+    plan.plainOutput = plan.quiet;
     plan.printResult = [&](LoadedRun& merged, const std::string& runFile) {
-        for (const TestResult& test : merged.run.tests)
+        // As one machine prints them (redis_benchmark_command.cpp): the CSV
+        // header once, no row for a test that sent nothing.
+        bool headerPrinted = false;
+        for (const TestResult& test : merged.run.tests) {
+            if (test.status == RunStatus::Failed && test.requests == 0)
+                continue;
+            if (invocation.style == ReportStyle::Csv && !std::exchange(headerPrinted, true))
+                *io.out << csvHeader();
             *io.out << formatTestReport(test, invocation.config, merged.run.environment, invocation.style,
                                         invocation.precision);
+        }
         if (!invocation.cleanup)
             return 0;
         // Once, after every agent has finished, over this machine's own connection.

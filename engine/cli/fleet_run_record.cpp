@@ -181,6 +181,31 @@ void writeLostAgent(JsonWriter& w, const FleetRecord& r, std::size_t index)
 
 } // namespace
 
+std::map<std::string, std::string> serverRunIds(const std::vector<const LoadedRun*>& parts)
+{
+    std::map<std::string, std::string> ids;
+    for (const LoadedRun* part : parts) {
+        const auto& info = part->run.environment.serverInfo;
+        const auto id = info.find("run_id");
+        ids[part->label] = id == info.end() ? std::string() : id->second;
+    }
+    return ids;
+}
+
+std::string differentServers(const std::map<std::string, std::string>& runIds)
+{
+    std::map<std::string, std::string> agentsByServer;
+    for (const auto& [agent, id] : runIds)
+        if (!id.empty())
+            agentsByServer[id] += (agentsByServer[id].empty() ? "" : ", ") + agent;
+    if (agentsByServer.size() < 2)
+        return {};
+    std::string text;
+    for (const auto& [id, agents] : agentsByServer)
+        text += (text.empty() ? "" : "; ") + ("run_id " + id + ": " + agents);
+    return text;
+}
+
 std::string fleetSection(const FleetRecord& r)
 {
     JsonWriter w(0);
@@ -189,6 +214,7 @@ std::string fleetSection(const FleetRecord& r)
         .field("controlServer", r.controlServer)
         .field("startAtUtc", formatUtcTimestamp(double(r.startAtMs) / 1000))
         .field("complete", r.watch.complete())
+        .field("oneServer", differentServers(r.serverRunIds).empty())
         .key("agents")
         .beginArray();
     for (std::size_t i = 0; i < r.agents.size(); ++i) {
@@ -199,6 +225,8 @@ std::string fleetSection(const FleetRecord& r)
         w.beginObject();
         writeAgentIdentity(w, agent);
         w.field("incarnation", agent.incarnation);
+        if (const auto id = r.serverRunIds.find(agent.name); id != r.serverRunIds.end() && !id->second.empty())
+            w.field("serverRunId", id->second);
         w.key("args").beginArray();
         for (const std::string& a : r.orders[i].args)
             w.value(a);

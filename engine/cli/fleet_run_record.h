@@ -11,6 +11,7 @@
 #include "engine/fleet/fleet_protocol.h"
 #include "engine/fleet/interval_merger.h"
 #include "engine/fleet/run_watch.h"
+#include "engine/report/run_file_reader.h"
 
 namespace tacho::engine {
 
@@ -31,7 +32,17 @@ struct FleetRecord {
     const std::vector<FleetOrder>& orders;
     const std::vector<ShareLoad>& given;
     const FleetRunWatch& watch;
+    // Per agent whose run file came: the target's run_id (INFO server) it
+    // recorded, empty when it read none. Two that differ: the agents
+    // measured different servers (-h 127.0.0.1 on each machine).
+    std::map<std::string, std::string> serverRunIds = {};
 };
+
+// The run_id each part recorded of its target, by the part's label (the agent's name).
+std::map<std::string, std::string> serverRunIds(const std::vector<const LoadedRun*>& parts);
+// Empty when every agent that recorded a run_id recorded the same; else the
+// servers and who measured each ("run_id 1a2b…: a, b; run_id 3c4d…: c").
+std::string differentServers(const std::map<std::string, std::string>& runIds);
 
 // What is known of a lost agent's requests, beside the merged run (which
 // leaves them out): what it delivered before it was lost, what it certainly

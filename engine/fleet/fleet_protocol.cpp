@@ -6,6 +6,7 @@
 
 #include "engine/report/json_reader.h"
 #include "engine/report/json_writer.h"
+#include "engine/text/base64.h"
 #include "engine/text/number_format.h"
 
 namespace tacho::engine {
@@ -41,6 +42,40 @@ std::optional<JsonValue> parseObject(const std::string& json, const char* what, 
         return std::nullopt;
     }
     return value;
+}
+
+// Whether `word` comes back unchanged from JSON text: the writer turns bytes
+// that are not UTF-8 into U+FFFD. Asked of the writer and reader themselves,
+// so the answer cannot drift from what they do.
+bool survivesJsonText(const std::string& word)
+{
+    const auto back = parseJson("[" + JsonWriter::quote(word) + "]", nullptr);
+    return back && back->isArray() && back->items().size() == 1 && back->items()[0].isString()
+        && back->items()[0].textView() == word;
+}
+
+// An order's argument: a JSON string, or {"base64": …} for one that is not
+// text (-x's bytes, issue 29), so that every byte arrives as it left.
+void writeOrderArgument(JsonWriter& w, const std::string& word)
+{
+    if (survivesJsonText(word)) {
+        w.value(word);
+        return;
+    }
+    w.beginObject()
+        .field("base64", base64Encode(reinterpret_cast<const std::uint8_t*>(word.data()), word.size()))
+        .endObject();
+}
+
+std::optional<std::string> readOrderArgument(const JsonValue& value)
+{
+    if (value.isString())
+        return value.text();
+    const JsonValue* encoded = value.isObject() ? value.find("base64") : nullptr;
+    std::vector<std::uint8_t> bytes;
+    if (!encoded || !encoded->isString() || !base64Decode(encoded->textView(), bytes))
+        return std::nullopt;
+    return std::string(bytes.begin(), bytes.end());
 }
 
 struct StreamEntry {
@@ -251,7 +286,7 @@ std::string orderToJson(const FleetOrder& order)
         .key("args")
         .beginArray();
     for (const std::string& a : order.args)
-        w.value(a);
+        writeOrderArgument(w, a);
     w.endArray()
         .field("index", order.index)
         .field("count", order.count)
@@ -278,9 +313,15 @@ bool orderFromJson(const std::string& json, FleetOrder& out, std::string* error)
     out.args.clear();
     const JsonValue* args = value->find("args");
     if (args && args->isArray())
-        for (const JsonValue& a : args->items())
-            if (a.isString())
-                out.args.push_back(a.text());
+        for (const JsonValue& a : args->items()) {
+            auto word = readOrderArgument(a);
+            if (!word) {
+                if (error)
+                    *error = "an order with an argument that is neither text nor base64";
+                return false;
+            }
+            out.args.push_back(std::move(*word));
+        }
     if (!isValidAgentName(out.runId) || out.dialect.empty() || out.count < 1 || out.index < 0
         || out.index >= out.count) {
         if (error)

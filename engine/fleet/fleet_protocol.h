@@ -89,7 +89,8 @@ struct FleetOrder {
     std::string runId;
     std::string agent;                  // the agent it is for (a signed order names it: no reuse on another)
     std::string dialect;                // "redis-benchmark" or "memtier"
-    std::vector<std::string> args;      // the dialect's arguments for this agent's share
+    std::vector<std::string> args;      // the dialect's arguments for this agent's share, any bytes
+                                        // (one that is not text goes base64 in the JSON)
     int index = 0;                      // this agent's share: index of count
     int count = 1;
     std::int64_t startAtMs = 0;         // by the control server's clock

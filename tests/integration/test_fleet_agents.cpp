@@ -35,10 +35,7 @@ namespace {
 constexpr int kAgentStartMs = 30000;
 constexpr int kRunMs = 90000;
 
-QString controlUri(const RedisServer& control)
-{
-    return QStringLiteral("redis://127.0.0.1:%1").arg(control.port());
-}
+using tacho::test::fleetControlUri;
 
 using tacho::test::fleetAgentsOnline;
 
@@ -74,8 +71,8 @@ struct Fleet {
         QString error;
         if (!control().start(&error) || !target.start(&error))
             return error;
-        return tacho::test::startFleetAgents(agents, control(), controlUri(control()), { "a", "b", "c" }, environment,
-                                             scratch.path(), kAgentStartMs);
+        return tacho::test::startFleetAgents(agents, control(), fleetControlUri(control()), { "a", "b", "c" },
+                                             environment, scratch.path(), kAgentStartMs);
     }
 
     // A coordinator for `seconds` of SET on six connections over the three
@@ -84,7 +81,7 @@ struct Fleet {
     {
         auto coordinator = std::make_unique<BackgroundCli>(
             QStringList { "redis-benchmark", "-p", targetPort(), "-t", "set", "-c", "6", "--duration", seconds, "-q",
-                          "--agents", "3", "--control", controlUri(control()), "--json", json });
+                          "--agents", "3", "--control", fleetControlUri(control()), "--json", json });
         if (!coordinator->waitUntil([&] { return target.commandStatsCalls().value("set") > 0; }, kRunMs))
             return nullptr;
         return coordinator;
@@ -175,8 +172,8 @@ private slots:
         RedisServer& target = fleet.target;
         const QString json = m_dir.filePath("three.json");
         const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set,get", "-n",
-                                       "1000", "-c", "10", "-q", "--agents", "3", "--control", controlUri(fleet.control()),
-                                       "--json", json },
+                                       "1000", "-c", "10", "-q", "--agents", "3", "--control",
+                                       fleetControlUri(fleet.control()), "--json", json },
                                      kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const auto calls = target.commandStatsCalls();
@@ -201,8 +198,10 @@ private slots:
             QCOMPARE(args.at(1).toString(), QString(i == 0 ? "334" : "333"));
             QVERIFY(!args.contains(QJsonValue("--json")));
         }
-        QVERIFY2(run.out.contains("Running on 3 agents (a, b, c)"), run.out.constData());
+        // -q: standard output holds the rows only (issue 29), the fleet's lines are on standard error.
+        QVERIFY2(run.err.contains("Running on 3 agents (a, b, c)"), run.err.constData());
         QVERIFY2(run.out.contains("SET: ") && run.out.contains("GET: "), run.out.constData());
+        QVERIFY2(!run.out.contains("Running on") && !run.out.contains("agent a: "), run.out.constData());
         // The streamed intervals add up to each agent's report and to what
         // the target saw; -q keeps the progress lines away.
         const QString streamed = checkStreamedIntervals(file, 2000);
@@ -222,7 +221,7 @@ private slots:
         const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", fleet.targetPort(), "--ratio=1:0",
                                        "--key-pattern=P:P", "--key-minimum=1", "--key-maximum=1000", "-n", "allkeys",
                                        "-t", "1", "-c", "4", "--hide-histogram", "--agents=3",
-                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                       "--control=" + fleetControlUri(fleet.control()), "--json", json },
                                      kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         QCOMPARE(target.dbSize(), 1000);
@@ -252,7 +251,7 @@ private slots:
         const CliResult run = runCli({ "memtier", "-s", "127.0.0.1", "-p", fleet.targetPort(), "--preload",
                                        "--ratio=0:1", "--key-pattern=R:R", "--key-minimum=1", "--key-maximum=1000",
                                        "-n", "50", "-t", "1", "-c", "3", "--hide-histogram", "--agents=3",
-                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                       "--control=" + fleetControlUri(fleet.control()), "--json", json },
                                      kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         QCOMPARE(target.dbSize(), 1000);
@@ -281,7 +280,7 @@ private slots:
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
-        const QString ctl = controlUri(fleet.control());
+        const QString ctl = fleetControlUri(fleet.control());
         const QString json = m_dir.filePath("sweep-agents.json");
         CliResult run = runCli({ "sweep", "--connections", "3,6", "--agents", "3", "--control", ctl, "--json", json,
                                  "--", "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-n", "300", "-q" },
@@ -330,7 +329,7 @@ private slots:
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
-        const QString ctl = controlUri(fleet.control());
+        const QString ctl = fleetControlUri(fleet.control());
         const QString json = m_dir.filePath("capacity-agents.json");
         CliResult run = runCli({ "capacity", "--dimension", "connections", "--from", "3", "--to", "6",
                                  "--step-seconds", "1", "--warmup", "0", "--objective", "avg<=10s", "--attempts", "1",
@@ -375,7 +374,7 @@ private slots:
                                        "--key-maximum=500", "-n", "200", "-t", "1", "-c", "3", "--run-count=2",
                                        "--hide-histogram", "--out-file=" + outFile, "--json-out-file=" + jsonOut,
                                        "--hdr-file-prefix=" + hdr, "--cleanup", "--agents=3",
-                                       "--control=" + controlUri(fleet.control()), "--json", json },
+                                       "--control=" + fleetControlUri(fleet.control()), "--json", json },
                                      kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         // Two runs of three connections × 200 requests, as the target counted.
@@ -416,7 +415,7 @@ private slots:
         const QString error = fleet.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
-        const QString ctl = controlUri(fleet.control());
+        const QString ctl = fleetControlUri(fleet.control());
         const QByteArray value = "value from standard input";
         const CliResult fromStdin = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-n", "30", "-c", "3", "-q",
                                              "--agents", "3", "--control", ctl, "-x", "SET", "fleet:stdin" },
@@ -461,7 +460,7 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         RedisServer& target = fleet.target;
         const QString port = fleet.targetPort();
-        const QString ctl = controlUri(fleet.control());
+        const QString ctl = fleetControlUri(fleet.control());
         const QString json = m_dir.filePath("named.json");
         const CliResult named = runCli({ "redis-benchmark", "-p", port, "-t", "set", "-n", "501", "-c", "4", "-q",
                                          "--agents", "c,a", "--control", ctl, "--json", json },
@@ -500,7 +499,7 @@ private slots:
         const QString json = m_dir.filePath("rate.json");
         const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-c",
                                        "6", "--rate", "600", "--duration", "4", "-q", "--agents", "3", "--control",
-                                       controlUri(fleet.control()), "--json", json },
+                                       fleetControlUri(fleet.control()), "--json", json },
                                      kRunMs);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         const qint64 requests = testRequests(readRunFileJson(json), 0);
@@ -527,7 +526,7 @@ private slots:
         QVERIFY(fleet.control().waitForCalls("monitor", 1, 10000));
         const CliResult run = runCli({ "redis-benchmark", "-p", fleet.targetPort(), "-t", "set", "-n",
                                        "300", "-c", "3", "-q", "--agents", "3", "--control",
-                                       controlUri(fleet.control()) },
+                                       fleetControlUri(fleet.control()) },
                                      kRunMs, {}, { "REDISCLI_AUTH=" + secret });
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
         QCOMPARE(target.commandStatsCalls().value("set"), quint64(300));
@@ -582,7 +581,7 @@ private slots:
         QCOMPARE(::kill(pid_t(fleet.agents[1]->pid()), SIGKILL), 0);
         const CliResult run = coordinator->finish(kRunMs);
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.out.contains("agent b: lost; its share is missing from the result (-c 2)"), run.out.constData());
+        QVERIFY2(run.err.contains("agent b: lost; its share is missing from the result (-c 2)"), run.err.constData());
         QVERIFY2(run.err.contains("agent b went away (its heartbeat expired) after its interval "), run.err.constData());
         const QJsonObject file = readRunFileJson(json);
         QCOMPARE(sourceNames(file), (QStringList { "a", "c" }));
@@ -602,9 +601,9 @@ private slots:
         QVERIFY(b["missing"].toObject()["requestsEstimate"].toInteger() > 0);
         QCOMPARE(b["lostAfter"].toObject()["seq"].toInteger(), b["intervals"].toObject()["lastSeq"].toInteger());
         QCOMPARE(delivered["requests"].toInteger(), b["intervals"].toObject()["requests"].toInteger());
-        QVERIFY2(run.out.contains(QByteArray::number(delivered["requests"].toInteger()) + " requests delivered in "),
-                 run.out.constData());
-        QVERIFY2(run.out.contains("missing: ") && run.out.contains(" requests at its rate\n"), run.out.constData());
+        QVERIFY2(run.err.contains(QByteArray::number(delivered["requests"].toInteger()) + " requests delivered in "),
+                 run.err.constData());
+        QVERIFY2(run.err.contains("missing: ") && run.err.contains(" requests at its rate\n"), run.err.constData());
         // Its requests are in the server's count, not in the merged tests:
         // the reporting agents' plus b's streamed ones make at most that.
         QVERIFY(quint64(testRequests(file, 0) + delivered["requests"].toInteger())

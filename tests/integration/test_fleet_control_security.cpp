@@ -229,7 +229,7 @@ private Q_SLOTS:
                                        "900", "-c", "3", "-q", "--agents", "3", "--control", uri },
                                      kRunMs, {}, trustTheCa);
         QVERIFY2(run.exitCode == 0, qPrintable(describeCliResult(run)));
-        QVERIFY2(run.out.contains("Running on 3 agents (a, b, c)"), run.out.constData());
+        QVERIFY2(run.err.contains("Running on 3 agents (a, b, c)"), run.err.constData());
         QCOMPARE(target.commandStatsCalls().value("set"), quint64(900));
         QVERIFY(control.commandStatsCalls().value("xadd") >= 6);   // three orders, three reports
 

@@ -205,7 +205,7 @@ private slots:
         QVERIFY2(b["account"].toObject()["delivered"].toInteger() > 0, qPrintable(compact(b)));
         const QString account = checkAccount(file, seen);
         QVERIFY2(account.isEmpty(), qPrintable(account));
-        QVERIFY2(run.out.contains("agent b: lost;") && run.out.contains("unknown: at most "), run.out.constData());
+        QVERIFY2(run.err.contains("agent b: lost;") && run.err.contains("unknown: at most "), run.err.constData());
         // The new b holds the name and takes the next order.
         QVERIFY(restarted.waitUntil([&] { return fleet.idle("b"); }, kStartMs));
         const QString next = fleet.shortRunWorks();

@@ -10,6 +10,11 @@ void holdTestFleetKey()
         qputenv("TACHO_FLEET_KEY", kTestFleetKey);
 }
 
+QString fleetControlUri(const RedisServer& control)
+{
+    return QStringLiteral("redis://127.0.0.1:%1").arg(control.port());
+}
+
 int fleetAgentsOnline(const RedisServer& control)
 {
     return int(control.command({ "KEYS", "tacho:fleet:agent:*" }).elements.size());

@@ -21,6 +21,9 @@ inline constexpr const char* kTestFleetKey = "tacho-test-fleet-key-0123456789";
 // machines share one key, and a coordinator in this process signs with it.
 void holdTestFleetKey();
 
+// "redis://127.0.0.1:PORT": the URL agents and coordinators are given for `control`.
+QString fleetControlUri(const RedisServer& control);
+
 // The agents whose presence `control` holds (tacho:fleet:agent:* keys).
 int fleetAgentsOnline(const RedisServer& control);
 
