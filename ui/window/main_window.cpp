@@ -398,7 +398,7 @@ void MainWindow::connectEngine()
     connect(m_bridge, &EngineBridge::runStarted, this, [this](const RunRecord& plan) {
         m_runPage->beginRun(plan, currentTarget().name);
         m_progress->start(static_cast<int>(plan.plannedTests.size()));
-        m_statusLabels->runStarted(plan.threads);
+        m_statusLabels->runStarted(plan.threads, currentTarget().name);
         showPage(RunTab);
         updateRunActions();
     });
@@ -512,7 +512,7 @@ void MainWindow::updateTargetStatus()
     m_runPage->setup()->setTarget(target);
     QString why;
     const bool ready = isTargetReady(&why);
-    m_statusLabels->showTarget(target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address(), why);
+    m_statusLabels->showTarget(target.name, target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address(), why);
     m_latencyPage->setTargetName(target.isSandbox() ? tr("%1 (%2)").arg(target.name, m_sandbox->statusText()) : target.name + QStringLiteral(" · ") + target.address());
     updateRunActions();
     Q_EMIT targetReadinessChanged(ready);
