@@ -477,7 +477,10 @@ struct RunChartWidget::Content {
             double hi = std::pow(10.0, std::ceil(std::log10(std::max(yMax, lo * 10))));
             if (hi <= lo)
                 hi = lo * 10;
-            setRangeIfChanged(axis, lo, hi);
+            if (axis->min() != lo || axis->max() != hi) {
+                setRangeIfChanged(axis, lo, hi);
+                chart->layout()->invalidate();   // other labels, other widths (as below)
+            }
         } else {
             auto* axis = static_cast<QValueAxis*>(y);
             const double wanted = yMax > 0 ? yMax * 1.1 : 1;
@@ -534,6 +537,9 @@ struct RunChartWidget::Content {
         }
         if (!chart->isZoomed())
             axis->setRange(0, decades);
+        // A new decade brings a longer label ("99.99") than the axis was laid
+        // out for: live, Qt Charts cut it to "..." until the next resize (issue 31).
+        chart->layout()->invalidate();
     }
 
     ChartKind kind;
