@@ -70,7 +70,8 @@ private Q_SLOTS:
             QCOMPARE(file[QStringLiteral("config")].toObject()[QStringLiteral("connections")].toInt(), expected[i]);
             QVERIFY(!file[QStringLiteral("environment")].toObject().contains(QStringLiteral("repeat")));
             const RunMeta meta = RunMeta::readFor(completed[i]);
-            QVERIFY2(meta.title.endsWith(QStringLiteral("(connections %1)").arg(expected[i])), qPrintable(meta.title));
+            // Issue 31: titled by what ran and the swept setting, not "Custom (connections 1)".
+            QCOMPARE(meta.title, QStringLiteral("SET c%1 P1 3B 1k (connections %1)").arg(expected[i]));
             QCOMPARE(meta.tags.size(), 1);
             if (i == 0)
                 tag = meta.tags.first();

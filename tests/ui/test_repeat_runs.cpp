@@ -5,6 +5,7 @@
 // than another, and the note gives the spread.
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLegendMarker>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -41,7 +42,11 @@ private Q_SLOTS:
         QVERIFY(repeat);
         repeat->setValue(3);
         QStringList completed;
-        connect(window.get(), &MainWindow::runCompleted, window.get(), [&](const RunRecord& r) { completed << r.filePath; });
+        QList<RunRecord> records;
+        connect(window.get(), &MainWindow::runCompleted, window.get(), [&](const RunRecord& r) {
+            completed << r.filePath;
+            records << r;
+        });
 
         QVERIFY2(window->startRun(&error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(completed.size() == 3, 60000);   // a hang guard
@@ -63,6 +68,10 @@ private Q_SLOTS:
                 group = repeatJson[QStringLiteral("group")].toString();
             QVERIFY(!group.isEmpty());
             QCOMPARE(repeatJson[QStringLiteral("group")].toString(), group);
+            // Issue 31: titled by what ran, not "Custom (repeat 1 of 3)".
+            const QString title = RunMeta::readFor(completed[i]).title;
+            QCOMPARE(title, QStringLiteral("SET c2 P1 3B 2k (repeat %1 of 3)").arg(i + 1));
+            QCOMPARE(records[i].displayTitle(), title);
         }
 
         const tacho::engine::Comparison* comparison = window->comparePage()->comparison();
@@ -83,7 +92,14 @@ private Q_SLOTS:
         standalone.setCharts(window->comparePage()->charts());
         standalone.resize(1600, 400);
         standalone.show();
-        QTRY_VERIFY(standalone.legendShown());
+        const auto legendLabels = [&standalone] {
+            QStringList labels;
+            for (const QLegendMarker* marker : standalone.chart()->legend()->markers())
+                if (marker->isVisible())
+                    labels << marker->label();
+            return labels.join(QStringLiteral(" | "));
+        };
+        QTRY_VERIFY2(standalone.legendShown(), qPrintable(legendLabels()));
         standalone.resize(330, 240);
         QTRY_VERIFY(!standalone.legendShown());
 

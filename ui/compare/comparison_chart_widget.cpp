@@ -195,6 +195,10 @@ void ComparisonChartWidget::resizeEvent(QResizeEvent* event)
 void ComparisonChartWidget::fitLegend()
 {
     QLegend* legend = chart()->legend();
+    // A hidden legend's markers all read as hidden: shown first, so that only the
+    // ones hidden on purpose (a run's p50 line) are left out, and a legend hidden
+    // in a narrow chart comes back when the chart is widened.
+    legend->setVisible(true);
     const QFontMetrics metrics(legend->font());
     int needed = 0;
     for (QLegendMarker* marker : legend->markers())

@@ -24,7 +24,11 @@ ExportDialog::ExportDialog(const QString& folder, qreal screenRatio, QWidget* pa
     auto* browse = new QPushButton(tr("&Browse…"), this);
     where->addWidget(m_folder, 1);
     where->addWidget(browse);
-    form->addRow(tr("&Folder:"), where);
+    // A row made of a layout gets a label without a buddy, which shows its "&":
+    // the label is made here, with the field it names as its buddy.
+    auto* folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, where);
     m_width = new QSpinBox(this);
     m_width->setRange(100, 8000);
     m_width->setValue(ResultsExporter::kDefaultChartSize.width());
@@ -39,7 +43,9 @@ ExportDialog::ExportDialog(const QString& folder, qreal screenRatio, QWidget* pa
     size->addWidget(m_width);
     size->addWidget(new QLabel(QStringLiteral("×"), this));
     size->addWidget(m_height);
-    form->addRow(tr("Chart &size:"), size);
+    auto* sizeLabel = new QLabel(tr("Chart &size:"), this);
+    sizeLabel->setBuddy(m_width);
+    form->addRow(sizeLabel, size);
     m_ratio = new QComboBox(this);
     m_ratio->setAccessibleName(tr("Pixel ratio"));
     for (qreal r : { 1.0, 1.5, 2.0, 3.0 })

@@ -44,7 +44,10 @@ ProfileDialog::ProfileDialog(const ConnectionProfile& profile, const QString& pa
     uriBox->setSpacing(2);
     uriBox->addWidget(m_uri);
     uriBox->addWidget(m_uriError);
-    form->addRow(tr("&URI:"), uriBox);
+    // A row made of a layout gets a label without a buddy, which shows its "&".
+    auto* uriLabel = new QLabel(tr("&URI:"), this);
+    uriLabel->setBuddy(m_uri);
+    form->addRow(uriLabel, uriBox);
     m_uriError->hide();
 
     m_tcp = new QRadioButton(tr("&Host:"), this);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QLegend>
@@ -75,11 +76,11 @@ struct NiceTop {
     double top = 1;
     int ticks = 2;
 };
-NiceTop niceTop(double value)
+NiceTop niceTop(double value, int wantedIntervals = 5)
 {
     if (!(value > 0))
         return {};
-    const double step = niceStep(value, 5);
+    const double step = niceStep(value, wantedIntervals);
     const double intervals = std::max(1.0, std::ceil(value / step - 1e-9));
     return { intervals * step, static_cast<int>(intervals) + 1 };
 }
@@ -477,15 +478,25 @@ struct RunChartWidget::Content {
             double hi = std::pow(10.0, std::ceil(std::log10(std::max(yMax, lo * 10))));
             if (hi <= lo)
                 hi = lo * 10;
-            setRangeIfChanged(axis, lo, hi);
+            if (axis->min() != lo || axis->max() != hi) {
+                setRangeIfChanged(axis, lo, hi);
+                chart->layout()->invalidate();   // other labels, other widths (as below)
+            }
         } else {
             auto* axis = static_cast<QValueAxis*>(y);
             const double wanted = yMax > 0 ? yMax * 1.1 : 1;
             // Live, a top that still fits stays (down to half of it used):
             // the axis does not jump at every tick of a noisy line.
-            const bool keep = live && axis->min() == 0 && wanted <= axis->max() && wanted >= 0.5 * axis->max();
+            // A short plot takes fewer ticks: Qt Charts cuts every tick label that
+            // has less than its line's height of room to "..." (issue 31: the
+            // spectrum and the server's ops/s at 1366×768).
+            const double labelHeight = QFontMetricsF(axis->labelsFont()).height();
+            const int intervals = std::clamp(static_cast<int>(chart->plotArea().height() / (2 * labelHeight)), 1, 5);
+            const bool keep = live && axis->min() == 0 && wanted <= axis->max() && wanted >= 0.5 * axis->max()
+                && intervals == shownIntervals;
+            shownIntervals = intervals;
             if (!keep) {
-                const NiceTop nice = niceTop(wanted);
+                const NiceTop nice = niceTop(wanted, intervals);
                 setRangeIfChanged(axis, 0, nice.top);
                 if (axis->tickCount() != nice.ticks)
                     axis->setTickCount(nice.ticks);
@@ -504,6 +515,7 @@ struct RunChartWidget::Content {
     }
 
     double shownTop = -1;   // the linear y axis' top the chart was last laid out for
+    int shownIntervals = 0; // the tick intervals its plot's height had room for
 
     void updateSpectrumAxis(double decades)
     {
@@ -534,6 +546,9 @@ struct RunChartWidget::Content {
         }
         if (!chart->isZoomed())
             axis->setRange(0, decades);
+        // A new decade brings a longer label ("99.99") than the axis was laid
+        // out for: live, Qt Charts cut it to "..." until the next resize (issue 31).
+        chart->layout()->invalidate();
     }
 
     ChartKind kind;

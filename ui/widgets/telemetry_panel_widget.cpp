@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QGuiApplication>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -62,18 +63,31 @@ TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
+    // The verdict and the figures scroll in what room the charts leave: as
+    // plain rows, a long verdict squeezed the charts below their minimum, and
+    // their time axes were cut at the bottom (issue 31, 1280×800).
+    auto* texts = new QWidget(this);
+    auto* textLayout = new QVBoxLayout(texts);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->setSpacing(2);
+    auto* textScroll = new QScrollArea(this);
+    textScroll->setFrameShape(QFrame::NoFrame);
+    textScroll->setWidgetResizable(true);
+    textScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    textScroll->setWidget(texts);
+    layout->addWidget(textScroll);
     m_verdict = new QLabel(this);
     m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::RichText);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdict->setAccessibleName(tr("Bottleneck verdict"));
-    layout->addWidget(m_verdict);
+    textLayout->addWidget(m_verdict);
 
     m_server = new QComboBox(this);
     m_server->setAccessibleName(tr("Cluster master shown"));
     m_server->setToolTip(tr("The master whose CPU and figures the panel shows (ops/s: all masters summed)"));
     m_server->hide();
-    layout->addWidget(m_server);
+    textLayout->addWidget(m_server);
 
     m_figures = new QLabel(this);
     m_figures->setWordWrap(true);
@@ -85,7 +99,7 @@ TelemetryPanelWidget::TelemetryPanelWidget(QWidget* parent) : QWidget(parent)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_verdict->setFont(small);
     m_figures->setFont(small);
-    layout->addWidget(m_figures);
+    textLayout->addWidget(m_figures);
 
     const std::array<ChartKind, 2> kinds { ChartKind::Cpu, ChartKind::ServerOps };
     for (std::size_t i = 0; i < kinds.size(); ++i) {

@@ -398,7 +398,7 @@ void MainWindow::connectEngine()
     connect(m_bridge, &EngineBridge::runStarted, this, [this](const RunRecord& plan) {
         m_runPage->beginRun(plan, currentTarget().name);
         m_progress->start(static_cast<int>(plan.plannedTests.size()));
-        m_statusLabels->runStarted(plan.threads);
+        m_statusLabels->runStarted(plan.threads, currentTarget().name);
         showPage(RunTab);
         updateRunActions();
     });
@@ -512,7 +512,7 @@ void MainWindow::updateTargetStatus()
     m_runPage->setup()->setTarget(target);
     QString why;
     const bool ready = isTargetReady(&why);
-    m_statusLabels->showTarget(target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address(), why);
+    m_statusLabels->showTarget(target.name, target.isSandbox() ? m_sandbox->statusText() : target.name + QStringLiteral(" · ") + target.address(), why);
     m_latencyPage->setTargetName(target.isSandbox() ? tr("%1 (%2)").arg(target.name, m_sandbox->statusText()) : target.name + QStringLiteral(" · ") + target.address());
     updateRunActions();
     Q_EMIT targetReadinessChanged(ready);
@@ -574,11 +574,14 @@ bool MainWindow::startRun(QString* error)
         m_series.index = 1;
         m_series.count = m_repeat->value();
     }
+    // A series' runs are titled by what ran ("SET c50 P1 3B 100k"), not by the
+    // preset's name, which is "Custom" for every run set by hand.
+    const QString whatRan = RunRecord::planFrom(*config).workloadTitle();
     if (m_series.index > 0 && m_series.sweep) {
-        meta.title = tr("%1 (%2)").arg(meta.workload, sweepStepName(*m_series.sweep, m_series.values.value(m_series.index - 1)));
+        meta.title = tr("%1 (%2)").arg(whatRan, sweepStepName(*m_series.sweep, m_series.values.value(m_series.index - 1)));
         meta.tags << QStringLiteral("sweep-") + m_series.group;
     } else if (m_series.index > 0) {
-        meta.title = tr("%1 (repeat %2 of %3)").arg(meta.workload).arg(m_series.index).arg(m_series.count);
+        meta.title = tr("%1 (repeat %2 of %3)").arg(whatRan).arg(m_series.index).arg(m_series.count);
         meta.tags << QStringLiteral("repeat-") + m_series.group;
     }
 
