@@ -114,15 +114,19 @@ void checkEveryPageFits(MainWindow& window, const QSize& screen, const QString& 
         window.resize(room);
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCOMPARE(window.size(), room);
-        if (const auto request = tacho::test::screenshotRequest(); request && request->size == screen) {
-            QDir().mkpath(QFileInfo(request->stem).path());
-            window.grab().save(request->stem + when + QStringLiteral("-") + window.pages()->tabText(page).toLower() + QStringLiteral(".png"));
-        }
-        // The charts lay themselves out on the event loop: given it, none may stay cut.
+        // The charts lay themselves out on the event loop: given it, none may stay cut. A
+        // frozen run's charts are drawn one per timer event after the page shows
+        // (RunChartsWidget::redrawNext): looked at at once, they were not drawn yet, so their
+        // labels were not checked and the screenshots showed them empty.
+        QTest::qWait(50);
         QStringList elided = elidedChartTexts(*window.pages()->widget(page));
         for (int turn = 0; turn < 30 && !elided.isEmpty(); ++turn) {   // a hang guard, not a speed check
             QTest::qWait(100);
             elided = elidedChartTexts(*window.pages()->widget(page));
+        }
+        if (const auto request = tacho::test::screenshotRequest(); request && request->size == screen) {
+            QDir().mkpath(QFileInfo(request->stem).path());
+            window.grab().save(request->stem + when + QStringLiteral("-") + window.pages()->tabText(page).toLower() + QStringLiteral(".png"));
         }
         QVERIFY2(elided.isEmpty(), qPrintable(QStringLiteral("%1, page %2 at %3×%4: %5").arg(when, window.pages()->tabText(page))
                                                   .arg(screen.width()).arg(screen.height()).arg(elided.join(QStringLiteral("; ")))));
