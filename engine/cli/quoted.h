@@ -1,6 +1,6 @@
 #pragma once
 // A value as the user typed it, in quotes, for usage messages. Shared by the
-// option parsers of engine/cli (memtier dialect, capacity, step workload);
+// option parsers of engine/cli (both dialects, capacity, step workload);
 // not engine API.
 #include <string>
 #include <string_view>

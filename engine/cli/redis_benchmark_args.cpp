@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/cli/redis_benchmark_options.h"
+#include "engine/cli/quoted.h"
 #include "engine/cli/shared_options.h"
 #include "engine/workload/benchmark_suite.h"
 
@@ -13,10 +14,7 @@ namespace tacho::engine {
 
 namespace {
 
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
+using detail::quoted;
 
 // Checks that depend on more than one option, once the line is read.
 void checkCombinations(RedisBenchmarkParse& parse)

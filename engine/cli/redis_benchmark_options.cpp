@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "engine/cli/quoted.h"
 #include "engine/cli/shared_options.h"
 #include "engine/cli/telemetry_options.h"
 #include "engine/cli/uri.h"
@@ -22,10 +23,7 @@ constexpr std::uint64_t kMaxPrecision = 6;
 // __rand_int__ expands to a 12-digit number, so keys beyond 10^12 cannot exist.
 constexpr std::uint64_t kMaxKeyspace = 1000000000000ull;
 
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
+using detail::quoted;
 
 std::uint64_t parseInteger(std::string_view option, std::string_view text, std::uint64_t min, std::uint64_t max)
 {
